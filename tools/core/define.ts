@@ -1,0 +1,72 @@
+// What a tool is: data (id, category, input, options, annotations) plus one `run` function.
+import type * as v from 'valibot';
+import type { Lang } from '../../locales/index.ts';
+import type { InputFile, InputSpec } from './files.ts';
+import type { OutputFile } from './output.ts';
+import type { Table } from './table.ts';
+
+export const CATEGORIES = ['merge-split', 'convert'] as const;
+export type CategoryId = (typeof CATEGORIES)[number];
+
+export type MessageLevel = 'info' | 'warning' | 'error';
+export interface Message {
+  level: MessageLevel;
+  text: string;
+}
+
+export interface ToolContext {
+  lang: Lang;
+  /** Localized text; keys as in locales/*.json. */
+  t(key: string, params?: Record<string, string | number>): string;
+  /** Aborted when the run is stopped (time limit). Long loops may check it. */
+  signal: AbortSignal;
+  /** A result file; the name is sanitized and the media type follows from its extension. */
+  file(name: string, bytes: Uint8Array): OutputFile;
+  /** A localized generated name, e.g. name('part', { n: '001' }) → `parte-001`. */
+  name(key: string, params?: Record<string, string | number>): string;
+  /** Adds a localized message (`messages.<key>`) to the result. */
+  message(level: MessageLevel, key: string, params?: Record<string, string | number>): void;
+}
+
+export interface ToolOutput {
+  files: OutputFile[];
+  /** The first result table, for the preview; omit when the result is no table. */
+  preview?: Table | null;
+}
+
+export interface ToolInput {
+  /** The single file of a `file` tool (the first of `files` otherwise). */
+  file: InputFile;
+  files: InputFile[];
+}
+
+export type OptionsSchema = v.StrictObjectSchema<v.ObjectEntries, undefined>;
+
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface Tool<S extends OptionsSchema = OptionsSchema> {
+  id: string;
+  category: CategoryId;
+  input: InputSpec;
+  /** Options without `file`/`files` and `language`, which the kernel adds. */
+  options: S;
+  annotations: ToolAnnotations;
+  run(input: ToolInput, opts: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutput> | ToolOutput;
+}
+
+const DEFAULT_ANNOTATIONS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** Declares a tool; `opts` in `run` is typed from the schema, defaults applied. */
+export function defineTool<S extends OptionsSchema>(
+  def: Omit<Tool<S>, 'annotations'> & { annotations?: ToolAnnotations },
+): Tool<S> {
+  return { ...def, annotations: { ...DEFAULT_ANNOTATIONS, ...def.annotations } };
+}
+
+/** A tool with its option types erased, as the registry and adapters hold it. */
+export type AnyTool = Tool<OptionsSchema>;

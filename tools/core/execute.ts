@@ -1,0 +1,54 @@
+// The part of a run that transforms: it runs inside a worker thread (or inline in tool tests).
+import { t, type Lang } from '../../locales/index.ts';
+import type { AnyTool, Message, ToolContext } from './define.ts';
+import { ToolError } from './errors.ts';
+import type { InputFile } from './files.ts';
+import { contentTypeOf, previewOf, safeName, textPreviewOf, uniqueNames, zipFiles, type OutputFile, type Preview } from './output.ts';
+
+export interface RunResult {
+  /** The result files, or one ZIP of them when the caller downloads several. */
+  files: OutputFile[];
+  preview: Preview | null;
+  textPreview: string | null;
+  messages: Message[];
+}
+
+export interface ExecuteOptions {
+  lang: Lang;
+  /** The caller takes the body as a file: several results become one ZIP. */
+  download: boolean;
+  signal?: AbortSignal;
+}
+
+export function createContext(lang: Lang, signal: AbortSignal, messages: Message[]): ToolContext {
+  return {
+    lang,
+    signal,
+    t: (key, params) => t(lang, key, params),
+    name: (key, params) => t(lang, `names.${key}`, params),
+    file: (name, bytes) => {
+      const safe = safeName(name, t(lang, 'names.file'));
+      return { name: safe, contentType: contentTypeOf(safe), bytes };
+    },
+    message: (level, key, params) => {
+      messages.push({ level, text: t(lang, `messages.${key}`, params) });
+    },
+  };
+}
+
+/** Runs a tool on checked files and validated options, and packages what it returns. */
+export async function execute(tool: AnyTool, files: InputFile[], opts: Record<string, unknown>, o: ExecuteOptions): Promise<RunResult> {
+  const messages: Message[] = [];
+  const ctx = createContext(o.lang, o.signal ?? new AbortController().signal, messages);
+  const out = await tool.run({ file: files[0], files }, opts as never, ctx);
+  if (out.files.length === 0) throw new ToolError('internal_error', { cause: new Error(`${tool.id} returned no file`) });
+  const names = uniqueNames(out.files.map((f) => f.name));
+  const results = out.files.map((f, i) => ({ ...f, name: names[i] }));
+  const textFile = results.find((f) => textPreviewOf(f) !== null);
+  return {
+    files: o.download && results.length > 1 ? [zipFiles(results, `${t(o.lang, 'names.zip')}.zip`)] : results,
+    preview: out.preview ? previewOf(out.preview) : null,
+    textPreview: textFile ? textPreviewOf(textFile) : null,
+    messages,
+  };
+}

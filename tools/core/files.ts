@@ -1,0 +1,72 @@
+// Input files: the format is decided by the extension, as the spec says; sizes are counted on decoded bytes.
+import { ToolError } from './errors.ts';
+
+export const FORMATS = ['xlsx', 'xls', 'csv', 'ods', 'json', 'xml', 'html', 'md', 'sql', 'vcf'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface InputFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** Declares which files a tool takes: one `file`, or a `files` array with bounds. */
+export type InputSpec =
+  | { kind: 'file'; formats: readonly Format[] }
+  | { kind: 'files'; formats: readonly Format[]; min: number; max: number };
+
+export function fieldOf(spec: InputSpec): 'file' | 'files' {
+  return spec.kind;
+}
+
+/** Lower-case extension without the dot, or '' when the name has none. */
+export function extensionOf(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
+
+/** The name without folders and without its extension, for naming results after their source. */
+export function baseNameOf(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? name;
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+export function formatOf(file: InputFile): Format {
+  return extensionOf(file.name) as Format;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+/** Decodes standard or URL-safe base64, refusing anything else instead of skipping bad characters as Buffer does. */
+export function decodeBase64(text: string, option: string): Uint8Array {
+  const compact = text.replace(/\s+/g, '');
+  const ok = (BASE64.test(compact) && compact.length % 4 === 0) || (BASE64URL.test(compact) && compact.length % 4 !== 1);
+  if (!ok) throw new ToolError('invalid_option', { option, params: { reason: 'base64' } });
+  return Buffer.from(compact, BASE64URL.test(compact) && /[-_]/.test(compact) ? 'base64url' : 'base64');
+}
+
+/** Upper bound of the decoded size of a base64 text, to refuse oversized input before decoding it. */
+export function decodedSizeOf(text: string): number {
+  return Math.floor((text.length * 3) / 4);
+}
+
+/** Count and extension checks, in the order the caller can fix them. */
+export function checkFiles(spec: InputSpec, files: InputFile[]): void {
+  const option = fieldOf(spec);
+  if (files.length === 0) throw new ToolError('missing_file', { option });
+  if (spec.kind === 'file' && files.length > 1) throw new ToolError('too_many_files', { option, params: { max: 1 } });
+  if (spec.kind === 'files') {
+    if (files.length < spec.min) throw new ToolError('too_few_files', { option, params: { min: spec.min } });
+    if (files.length > spec.max) throw new ToolError('too_many_files', { option, params: { max: spec.max } });
+  }
+  for (const f of files) {
+    if (!(spec.formats as readonly string[]).includes(extensionOf(f.name))) {
+      throw new ToolError('unsupported_format', {
+        option,
+        params: { name: f.name.slice(0, 200), formats: spec.formats.map((x) => '.' + x).join(', ') },
+      });
+    }
+  }
+}

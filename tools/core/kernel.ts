@@ -1,0 +1,31 @@
+// Builds the kernel from a Config: the services a front door needs, created once per process.
+import type { Config } from './config.ts';
+import { createInvoke, type Invoke } from './invoke.ts';
+import { createJobRunner, type JobRunner } from './jobs.ts';
+import { createFileKeyStore, type KeyStore } from './keys.ts';
+import { createMemoryQuota, type QuotaStore } from './quota.ts';
+import { createUsage, type Usage } from './usage.ts';
+
+export interface Kernel {
+  config: Config;
+  invoke: Invoke;
+  jobs: JobRunner;
+  keys: KeyStore;
+  quota: QuotaStore;
+  usage: Usage;
+  close(graceMs?: number): Promise<void>;
+}
+
+export interface KernelOptions {
+  /** `inline` runs tools on this thread: for tests that do not exercise isolation. */
+  jobs?: 'workers' | 'inline';
+}
+
+export function createKernel(config: Config, options: KernelOptions = {}): Kernel {
+  const jobs = createJobRunner(config, options.jobs ?? 'workers');
+  const keys = createFileKeyStore(config.DATA_DIR);
+  const quota = createMemoryQuota();
+  const usage = createUsage();
+  const invoke = createInvoke({ config, jobs, keys, quota, usage });
+  return { config, invoke, jobs, keys, quota, usage, close: (graceMs) => jobs.close(graceMs) };
+}

@@ -1,0 +1,118 @@
+// Result files: safe names, media types, ZIP packaging, and the previews every answer carries.
+import { zipSync, type Zippable } from 'fflate';
+import { extensionOf } from './files.ts';
+import { isoDate, widthOf, columnLetter, type Cell, type Table } from './table.ts';
+
+export interface OutputFile {
+  name: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+export const CONTENT_TYPES: Record<string, string> = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  xls: 'application/vnd.ms-excel',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  csv: 'text/csv; charset=utf-8',
+  tsv: 'text/tab-separated-values; charset=utf-8',
+  json: 'application/json',
+  sql: 'application/sql',
+  xml: 'application/xml',
+  html: 'text/html; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  vcf: 'text/vcard; charset=utf-8',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+};
+
+export function contentTypeOf(name: string): string {
+  return CONTENT_TYPES[extensionOf(name)] ?? 'application/octet-stream';
+}
+
+export function isText(contentType: string): boolean {
+  return /^text\/|^application\/(json|sql|xml)/.test(contentType);
+}
+
+const MAX_NAME = 100;
+// Windows reserves these names whatever the extension.
+const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
+
+/**
+ * A file name that is safe inside a ZIP and on any disk: no folders, no control or reserved characters,
+ * no leading dots, at most 100 characters, and never empty.
+ */
+export function safeName(name: string, fallback = 'file'): string {
+  const ext = extensionOf(name);
+  let stem = ext ? name.slice(0, -(ext.length + 1)) : name;
+  stem = stem
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*]+/g, '_')
+    .replace(/^[\s.]+|[\s.]+$/g, '')
+    .replace(/\s+/g, ' ');
+  if (!stem || RESERVED.test(stem)) stem = stem ? `_${stem}` : fallback;
+  const suffix = ext ? `.${ext.replace(/[^a-z0-9]/g, '')}` : '';
+  return [...stem].slice(0, MAX_NAME - suffix.length).join('') + suffix;
+}
+
+/** Makes names unique, ignoring case (as Windows and macOS disks do), by adding ` (2)`, ` (3)`… */
+export function uniqueNames(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.map((name) => {
+    const ext = extensionOf(name);
+    const stem = ext ? name.slice(0, -(ext.length + 1)) : name;
+    let candidate = name;
+    for (let n = 2; seen.has(candidate.toLowerCase()); n++) {
+      const tag = ` (${n})`;
+      candidate = [...stem].slice(0, MAX_NAME - tag.length - ext.length - 1).join('') + tag + (ext ? `.${ext}` : '');
+    }
+    seen.add(candidate.toLowerCase());
+    return candidate;
+  });
+}
+
+const STORED = new Set(['xlsx', 'ods', 'zip', 'pdf']);
+
+/** One ZIP of several result files; formats that are already compressed are stored, not deflated again. */
+export function zipFiles(files: OutputFile[], zipName: string): OutputFile {
+  const names = uniqueNames(files.map((f) => f.name));
+  const entries: Zippable = {};
+  files.forEach((f, i) => {
+    entries[names[i]] = [f.bytes, { level: STORED.has(extensionOf(f.name)) ? 0 : 6 }];
+  });
+  return { name: zipName, contentType: CONTENT_TYPES.zip, bytes: zipSync(entries, { mtime: new Date('2000-01-01T00:00:00Z') }) };
+}
+
+export const PREVIEW_ROWS = 20;
+export const TEXT_PREVIEW_CHARS = 2000;
+
+export type PreviewCell = string | number | boolean | null;
+export interface Preview {
+  columns: string[];
+  rows: PreviewCell[][];
+  totalRows: number;
+  truncated: boolean;
+  sheet: string | null;
+}
+
+function previewCell(c: Cell): PreviewCell {
+  if (c instanceof Date) return isoDate(c);
+  if (typeof c === 'number' && !Number.isFinite(c)) return String(c);
+  return c;
+}
+
+/** The first rows of a table as JSON; columns are the titles, or A, B, C… when there are none. */
+export function previewOf(table: Table): Preview {
+  const width = widthOf(table);
+  const columns = Array.from({ length: width }, (_, i) => (table.header && i < table.header.length ? table.header[i] : columnLetter(i)));
+  const rows = table.rows.slice(0, PREVIEW_ROWS).map((r) => Array.from({ length: width }, (_, i) => previewCell(r[i] ?? null)));
+  return { columns, rows, totalRows: table.rows.length, truncated: table.rows.length > PREVIEW_ROWS, sheet: table.name || null };
+}
+
+/** The first characters of a text result, without a byte-order mark. */
+export function textPreviewOf(file: OutputFile): string | null {
+  if (!isText(file.contentType)) return null;
+  const head = file.bytes.subarray(0, TEXT_PREVIEW_CHARS * 4 + 3);
+  const text = new TextDecoder('utf-8', { ignoreBOM: false }).decode(head);
+  return [...text].slice(0, TEXT_PREVIEW_CHARS).join('');
+}

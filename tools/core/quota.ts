@@ -1,0 +1,42 @@
+// Hourly run quotas. Callers see only the QuotaStore interface, so a Redis-backed store
+// (rate-limiter-flexible's RateLimiterRedis) can replace the memory one without touching them.
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateInfo } from './errors.ts';
+
+export interface QuotaTake extends RateInfo {
+  allowed: boolean;
+}
+
+export interface QuotaStore {
+  /** Takes one run from `subject`'s hourly budget of `limit` runs. */
+  take(subject: string, limit: number): Promise<QuotaTake>;
+  /** Gives back a run that was refused for a reason that must not count (busy). */
+  giveBack(subject: string, limit: number): Promise<void>;
+}
+
+const WINDOW_S = 3600;
+
+export function createMemoryQuota(): QuotaStore {
+  // One limiter per budget size: keys may carry their own quota.
+  const limiters = new Map<number, RateLimiterMemory>();
+  const limiterFor = (limit: number) => {
+    let l = limiters.get(limit);
+    if (!l) limiters.set(limit, (l = new RateLimiterMemory({ points: limit, duration: WINDOW_S })));
+    return l;
+  };
+  return {
+    async take(subject, limit) {
+      if (limit <= 0) return { allowed: false, limit: 0, remaining: 0, reset: WINDOW_S };
+      try {
+        const res = await limiterFor(limit).consume(subject, 1);
+        return { allowed: true, limit, remaining: res.remainingPoints, reset: Math.ceil(res.msBeforeNext / 1000) };
+      } catch (res) {
+        if (!(res instanceof RateLimiterRes)) throw res;
+        return { allowed: false, limit, remaining: 0, reset: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+      }
+    },
+    async giveBack(subject, limit) {
+      if (limit > 0) await limiterFor(limit).reward(subject, 1);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// Option schemas: shared fragments, the request schema the kernel builds around a tool's options,
+// its JSON Schema (with localized descriptions), and the one mapping of valibot issues to ToolError.
+import * as v from 'valibot';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import { LANGS, t, type Lang } from '../../locales/index.ts';
+import type { AnyTool } from './define.ts';
+import { ToolError } from './errors.ts';
+
+export const hasHeader = v.optional(v.boolean(), true);
+export const outputFormat = v.optional(v.picklist(['xlsx', 'csv']), 'xlsx');
+/** Free text such as a column title; empty means "use the default". */
+export const optionalText = v.optional(v.pipe(v.string(), v.maxLength(255)), '');
+export const language = v.optional(v.picklist(LANGS));
+
+const fileObject = v.strictObject({
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(255)),
+  contentBase64: v.string(),
+});
+
+/** The options a caller may send, `language` included, files excluded. */
+export function optionsSchema(tool: AnyTool) {
+  return v.strictObject({ ...tool.options.entries, language });
+}
+
+/** The whole JSON request: the file field, the tool's options and `language`. */
+export function requestSchema(tool: AnyTool) {
+  const files =
+    tool.input.kind === 'file'
+      ? fileObject
+      : v.pipe(v.array(fileObject), v.minLength(tool.input.min), v.maxLength(tool.input.max));
+  return v.strictObject({ [tool.input.kind]: files, ...tool.options.entries, language });
+}
+
+export type JsonSchema = { [k: string]: unknown; properties?: Record<string, { [k: string]: unknown }>; required?: string[] };
+
+const schemaCache = new Map<string, JsonSchema>();
+
+/** JSON Schema (draft 2020-12) of a tool's request, with descriptions in `lang`. */
+export function jsonSchemaOf(tool: AnyTool, lang: Lang): JsonSchema {
+  const cacheKey = `${tool.id}:${lang}`;
+  const cached = schemaCache.get(cacheKey);
+  if (cached) return structuredClone(cached);
+  const schema = toJsonSchema(requestSchema(tool), { target: 'draft-2020-12', typeMode: 'input', errorMode: 'throw' }) as JsonSchema;
+  delete schema.$schema;
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    prop.description = t(lang, optionTextKey(tool, name));
+  }
+  schema.required = [tool.input.kind, ...(schema.required ?? []).filter((x) => x !== tool.input.kind)];
+  schemaCache.set(cacheKey, schema);
+  return structuredClone(schema);
+}
+
+/** Locale key of an option's description: shared options have common texts. */
+export function optionTextKey(tool: AnyTool, option: string): string {
+  if (option === 'file' || option === 'files' || option === 'language') return `common.options.${option}`;
+  return `tools.${tool.id}.options.${option}`;
+}
+
+const clip = (s: string | undefined) => (s === undefined ? '' : s.length > 120 ? s.slice(0, 117) + '...' : s);
+
+/** Parses options strictly; the first issue becomes `unknown_option` or `invalid_option`, naming the option. */
+export function parseOptions<S extends v.GenericSchema>(schema: S, raw: unknown): v.InferOutput<S> {
+  const res = v.safeParse(schema, raw);
+  if (res.success) return res.output;
+  const issue = res.issues[0];
+  const option = issue.path?.map((p) => String(p.key)).join('.') || undefined;
+  if (issue.type === 'strict_object' && issue.expected === 'never') {
+    throw new ToolError('unknown_option', { option, params: { option: option ?? '' } });
+  }
+  if (!option) throw new ToolError('invalid_option', { params: { option: '', expected: 'object', received: clip(issue.received) } });
+  throw new ToolError('invalid_option', { option: issue.path![0].key as string, params: { option, expected: clip(issue.expected ?? ''), received: clip(issue.received) } });
+}

@@ -1,0 +1,78 @@
+// The wire shapes both front doors send: RunResponse and the Error body (spec "Resources and their fields").
+import { t, type Lang } from '../../locales/index.ts';
+import type { Message } from './define.ts';
+import { ToolError } from './errors.ts';
+import type { InvokeResult } from './invoke.ts';
+import type { Preview } from './output.ts';
+
+export interface ErrorBody {
+  ok: false;
+  error: string;
+  message: string;
+  option: string | null;
+}
+
+export interface WireFile {
+  name: string;
+  contentType: string;
+  size: number;
+  contentBase64?: string;
+  uri?: string;
+}
+
+export interface RunResponse {
+  ok: true;
+  tool: string;
+  files: WireFile[];
+  preview: Preview | null;
+  textPreview: string | null;
+  messages: Message[];
+}
+
+/** The Error body of a ToolError, its message in `lang` with every placeholder filled. */
+export function errorBody(err: ToolError, lang: Lang): ErrorBody {
+  const d = err.detail;
+  const params = {
+    option: d.option ?? '',
+    retryAfter: d.retryAfter ?? '',
+    limit: d.rate?.limit ?? '',
+    ...d.params,
+  };
+  return { ok: false, error: err.code, message: t(lang, `errors.${err.code}`, params), option: d.option ?? null };
+}
+
+/** RunResponse with the bytes inline as base64 (REST JSON). */
+export function runResponse(r: InvokeResult): RunResponse {
+  return {
+    ok: true,
+    tool: r.tool,
+    files: r.files.map((f) => ({ name: f.name, contentType: f.contentType, size: f.bytes.byteLength, contentBase64: Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength).toString('base64') })),
+    preview: r.preview,
+    textPreview: r.textPreview,
+    messages: r.messages,
+  };
+}
+
+/** The API key a request carries: `Authorization: Bearer <key>` or `X-Api-Key`; undefined when none. */
+export function apiKeyFrom(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const first = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h);
+  const auth = first(headers.authorization);
+  if (auth !== undefined) {
+    const m = /^Bearer\s+(.*)$/i.exec(auth.trim());
+    if (m) return m[1].trim();
+  }
+  const x = first(headers['x-api-key']);
+  return x === undefined ? undefined : x.trim();
+}
+
+/** RateLimit-* (IETF draft) and Retry-After headers for a run answer. */
+export function rateHeaders(rate: { limit: number; remaining: number; reset: number } | undefined, retryAfter?: number): Record<string, string> {
+  const h: Record<string, string> = {};
+  if (rate) {
+    h['RateLimit-Limit'] = String(rate.limit);
+    h['RateLimit-Remaining'] = String(rate.remaining);
+    h['RateLimit-Reset'] = String(rate.reset);
+  }
+  if (retryAfter !== undefined) h['Retry-After'] = String(Math.max(1, Math.ceil(retryAfter)));
+  return h;
+}

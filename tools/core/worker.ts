@@ -1,0 +1,16 @@
+// Worker-thread entry of the job pool: runs one job and answers with a plain, cloneable reply.
+import { resolveLang } from '../../locales/index.ts';
+import { asToolError } from './errors.ts';
+import { execute } from './execute.ts';
+import type { Job, JobReply } from './jobs.ts';
+import { getTool } from './registry.ts';
+
+export default async function runJob(job: Job): Promise<JobReply> {
+  try {
+    const result = await execute(getTool(job.toolId), job.files, job.opts, { lang: resolveLang(job.lang), download: job.download });
+    return { ok: true, result };
+  } catch (err) {
+    const e = asToolError(err);
+    return { ok: false, code: e.code, option: e.detail.option, params: e.detail.params };
+  }
+}

@@ -1,0 +1,10 @@
+// The registry: every tool that runs, in one explicit, sorted list. Views (MCP, catalogue, OpenAPI,
+// llms.txt, README) are all derived from it.
+import flattenSheets from './merge-split/flatten-sheets.ts';
+import mergeSheets from './merge-split/merge-sheets.ts';
+import mergeStack from './merge-split/merge-stack.ts';
+import splitByColumn from './merge-split/split-by-column.ts';
+import splitRows from './merge-split/split-rows.ts';
+import splitSheets from './merge-split/split-sheets.ts';
+
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn] as const;
