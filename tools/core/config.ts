@@ -61,3 +61,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
 }
 
 export const MB = 1024 * 1024;
+
+/** Largest request body accepted: the input bound in base64 (4/3) plus room for options and JSON framing. */
+export function bodyLimitBytes(config: Pick<Config, 'MAX_INPUT_MB'>): number {
+  return Math.ceil((config.MAX_INPUT_MB * MB * 4) / 3) + MB;
+}
