@@ -47,8 +47,9 @@ export function safeName(name: string, fallback = 'file'): string {
   let stem = ext ? name.slice(0, -(ext.length + 1)) : name;
   stem = stem
     .normalize('NFC')
+    .replace(/(^|[/\\])\.\.(?=[/\\]|$)/g, '$1')
     .replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*]+/g, '_')
-    .replace(/^[\s.]+|[\s.]+$/g, '')
+    .replace(/^[\s._]+|[\s.]+$/g, '')
     .replace(/\s+/g, ' ');
   if (!stem || RESERVED.test(stem)) stem = stem ? `_${stem}` : fallback;
   const suffix = ext ? `.${ext.replace(/[^a-z0-9]/g, '')}` : '';
