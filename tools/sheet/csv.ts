@@ -1,0 +1,300 @@
+// CSV in and out. Reading: encoding and delimiter detection, RFC 4180 quotes (fields may hold newlines), any mix
+// of CRLF, LF and CR line ends, ragged rows padded with empty cells (never cut), optional type detection.
+// Writing: RFC 4180 quoting, CRLF, numbers with a point and no exponent, ISO dates, text exactly as it is.
+//
+// The parser is our own, not papaparse: papaparse picks one line ending per file, so a file mixing CRLF and
+// LF loses row breaks. The reader never trims a value.
+import { baseNameOf, type InputFile } from '../core/files.ts';
+import { isoDate, type Cell, type Row, type Table } from '../core/table.ts';
+import { detectType } from './detect-type.ts';
+import { isoTime, isTimeOnly } from './excel-date.ts';
+import { silent, type Report } from './report.ts';
+
+export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+
+/**
+ * Text of a file: a BOM decides (UTF-8, UTF-16 LE/BE); without one, UTF-16 is recognized by its zero bytes,
+ * then strict UTF-8 is tried, and bytes that are not valid UTF-8 are read as Windows-1252.
+ */
+export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEncodingName } {
+  const b = bytes;
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { text: new TextDecoder('utf-8').decode(b), encoding: 'utf-8' };
+  if (b[0] === 0xff && b[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(b), encoding: 'utf-16le' };
+  if (b[0] === 0xfe && b[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(b), encoding: 'utf-16be' };
+  const utf16 = guessUtf16(b);
+  if (utf16) return { text: new TextDecoder(utf16).decode(b), encoding: utf16 };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(b), encoding: 'utf-8' };
+  } catch {
+    return { text: decodeWindows1252(b), encoding: 'windows-1252' };
+  }
+}
+
+// Node 20's TextDecoder('windows-1252') decodes as ISO-8859-1 (0x80 stays U+0080 instead of €), so the
+// 0x80–0x9F block is mapped here; the five bytes Windows-1252 leaves undefined keep their Latin-1 code.
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+
+function decodeWindows1252(b: Uint8Array): string {
+  const latin1 = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
+  return latin1.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]);
+}
+
+// UTF-16 text without a BOM has a zero in (nearly) every other byte; no 8-bit text does.
+function guessUtf16(b: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  const n = Math.min(b.length, 4096) & ~1;
+  if (n < 4) return null;
+  let evenZeros = 0;
+  let oddZeros = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (b[i] === 0) evenZeros++;
+    if (b[i + 1] === 0) oddZeros++;
+  }
+  const pairs = n / 2;
+  if (oddZeros > pairs * 0.4 && evenZeros < pairs * 0.05) return 'utf-16le';
+  if (evenZeros > pairs * 0.4 && oddZeros < pairs * 0.05) return 'utf-16be';
+  return null;
+}
+
+export interface ParsedCsv {
+  /** Every record as raw field texts; a blank line is `['']`. A final line end adds no record. */
+  rows: string[][];
+  /** 1-based lines where a quote opened and never closed; that quote was read as a plain character. */
+  unclosedQuotes: number[];
+}
+
+const QUOTE = 34;
+const CR = 13;
+const LF = 10;
+
+/** Splits CSV text into records and fields with a one-character delimiter. */
+export function parseCsv(text: string, delimiter: string, maxRows = Infinity): ParsedCsv {
+  const literal = new Set<number>();
+  for (;;) {
+    const res = parseOnce(text, delimiter.charCodeAt(0), literal, maxRows);
+    if (res.unclosedAt < 0) {
+      const unclosedQuotes = [...literal].sort((a, b) => a - b).map((pos) => lineAt(text, pos));
+      return { rows: res.rows, unclosedQuotes };
+    }
+    // Recovery: that quote is a plain character, and the rest of the file is read again.
+    literal.add(res.unclosedAt);
+  }
+}
+
+function lineAt(text: string, pos: number): number {
+  let line = 1;
+  for (let i = 0; i < pos; i++) {
+    const c = text.charCodeAt(i);
+    if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) line++;
+  }
+  return line;
+}
+
+function parseOnce(text: string, delim: number, literal: Set<number>, maxRows: number): { rows: string[][]; unclosedAt: number } {
+  const rows: string[][] = [];
+  const n = text.length;
+  let row: string[] = [];
+  let i = 0;
+  const plainEnd = (from: number) => {
+    let j = from;
+    while (j < n) {
+      const c = text.charCodeAt(j);
+      if (c === delim || c === CR || c === LF) break;
+      j++;
+    }
+    return j;
+  };
+  while (i < n) {
+    if (text.charCodeAt(i) === QUOTE && !literal.has(i)) {
+      const start = i;
+      let value = '';
+      let seg = ++i;
+      for (;;) {
+        const q = text.indexOf('"', i);
+        if (q < 0) return { rows, unclosedAt: start };
+        if (text.charCodeAt(q + 1) === QUOTE) {
+          value += text.slice(seg, q + 1);
+          i = seg = q + 2;
+          continue;
+        }
+        value += text.slice(seg, q);
+        i = q + 1;
+        break;
+      }
+      // Characters between a closing quote and the next delimiter are kept as they are.
+      const end = plainEnd(i);
+      row.push(value + text.slice(i, end));
+      i = end;
+    } else {
+      const end = plainEnd(i);
+      row.push(text.slice(i, end));
+      i = end;
+    }
+    if (i >= n) break;
+    const c = text.charCodeAt(i);
+    if (c === delim) {
+      i++;
+      if (i >= n) row.push('');
+      continue;
+    }
+    i += c === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
+    rows.push(row);
+    row = [];
+    if (rows.length >= maxRows) return { rows, unclosedAt: -1 };
+  }
+  if (row.length > 0) rows.push(row);
+  return { rows, unclosedAt: -1 };
+}
+
+export const DELIMITERS = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' } as const;
+// On a tie, the rarer character in ordinary text wins: a semicolon file with decimal commas (`1,5;2,5`) is
+// consistent with both, and means semicolon.
+const DETECT_ORDER = ['\t', ';', '|', ','];
+const SAMPLE_CHARS = 65_536;
+const SAMPLE_ROWS = 100;
+
+const isBlank = (r: string[]) => r.every((f) => f === '');
+
+/**
+ * The delimiter among comma, semicolon, tab and pipe that splits the first records into the most consistent
+ * number of fields (at least two); comma when none does.
+ */
+export function detectDelimiter(text: string): string {
+  const sample = text.slice(0, SAMPLE_CHARS);
+  let best = { delim: ',', share: 0 };
+  for (const delim of DETECT_ORDER) {
+    if (!sample.includes(delim)) continue;
+    const rows = parseCsv(sample, delim, SAMPLE_ROWS).rows.filter((r) => !isBlank(r));
+    if (rows.length === 0) continue;
+    const freq = new Map<number, number>();
+    for (const r of rows) freq.set(r.length, (freq.get(r.length) ?? 0) + 1);
+    let mode = 0;
+    let count = 0;
+    for (const [len, c] of freq) if (c > count || (c === count && len > mode)) [mode, count] = [len, c];
+    if (mode < 2) continue;
+    const share = count / rows.length;
+    if (share > best.share + 1e-9) best = { delim, share };
+  }
+  return best.delim;
+}
+
+export interface CsvReadOptions {
+  hasHeader: boolean;
+  /** Recognize numbers, dates and booleans; when false every non-empty field is text. */
+  detectTypes: boolean;
+  /** One character; detected when left out. */
+  delimiter?: string;
+  report?: Report;
+}
+
+export interface CsvRead {
+  table: Table;
+  encoding: TextEncodingName;
+  delimiter: string;
+}
+
+/** Reads a CSV file into a rectangular table named after the file; messages go to `report`. */
+export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
+  const report = o.report ?? silent;
+  const { text, encoding } = decodeText(file.bytes);
+  if (encoding === 'windows-1252') report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
+  const delimiter = o.delimiter ?? detectDelimiter(text);
+  const parsed = parseCsv(text, delimiter);
+  if (parsed.unclosedQuotes.length > 0) {
+    report('warning', 'csv_unclosed_quote', { name: file.name, line: parsed.unclosedQuotes[0], count: parsed.unclosedQuotes.length });
+  }
+  // Blank lines before and after the data are not rows of the table; blank lines between rows are.
+  const all = parsed.rows;
+  let end = all.length;
+  while (end > 0 && isBlank(all[end - 1])) end--;
+  let start = 0;
+  while (start < end && isBlank(all[start])) start++;
+  const raw = all.slice(start, end);
+
+  let width = 0;
+  for (const r of raw) if (r.length > width) width = r.length;
+  const expected = raw.length > 0 ? raw[0].length : 0;
+  let ragged = 0;
+  let firstRagged = -1;
+  for (let i = 1; i < raw.length; i++) {
+    if (raw[i].length !== expected && !isBlank(raw[i])) {
+      ragged++;
+      if (firstRagged < 0) firstRagged = i;
+    }
+  }
+  if (ragged > 0) {
+    const found = raw[firstRagged].length;
+    report('warning', 'ragged_rows', { name: file.name, count: ragged, row: start + firstRagged + 1, found, expected, width });
+  }
+
+  const decimalComma = delimiter !== ',';
+  const toCell = o.detectTypes ? (s: string): Cell => detectType(s, { decimalComma }) : (s: string): Cell => (s === '' ? null : s);
+  const name = baseNameOf(file.name);
+  let header: string[] | null = null;
+  let body = raw;
+  if (o.hasHeader) {
+    const [h = [], ...rest] = raw;
+    header = Array.from({ length: width }, (_, i) => h[i] ?? '');
+    body = rest;
+  }
+  const rows: Row[] = body.map((r) => {
+    const out: Row = new Array(width);
+    for (let i = 0; i < width; i++) out[i] = i < r.length ? toCell(r[i]) : null;
+    return out;
+  });
+  return { table: { name, header, rows }, encoding, delimiter };
+}
+
+/** Plain decimal text of a number: a point, no exponent, `-0` as `0`. */
+export function plainNumber(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  if (n === 0) return '0';
+  const s = String(n);
+  const e = s.indexOf('e');
+  if (e < 0) return s;
+  const neg = s.startsWith('-');
+  const mantissa = s.slice(neg ? 1 : 0, e);
+  const exp = Number(s.slice(e + 1));
+  const [int, frac = ''] = mantissa.split('.');
+  const digits = int + frac;
+  const point = int.length + exp;
+  let out: string;
+  if (point <= 0) out = '0.' + '0'.repeat(-point) + digits;
+  else if (point >= digits.length) out = digits + '0'.repeat(point - digits.length);
+  else out = digits.slice(0, point) + '.' + digits.slice(point);
+  return (neg ? '-' : '') + out;
+}
+
+/** Text of a cell in a CSV: dates ISO (a time of day alone as `hh:mm:ss`), booleans `true`/`false`. */
+export function csvText(c: Cell): string {
+  if (c === null) return '';
+  if (typeof c === 'string') return c;
+  if (typeof c === 'number') return plainNumber(c);
+  if (typeof c === 'boolean') return c ? 'true' : 'false';
+  return isTimeOnly(c) ? isoTime(c) : isoDate(c);
+}
+
+export interface CsvWriteOptions {
+  delimiter?: string;
+  bom?: boolean;
+  includeHeader?: boolean;
+}
+
+/** A table as CSV bytes (UTF-8, CRLF), every row as wide as the table. */
+export function writeCsv(table: Table, o: CsvWriteOptions = {}): Uint8Array {
+  const delimiter = o.delimiter ?? ',';
+  const needsQuotes = (s: string) => s.includes(delimiter) || s.includes('"') || s.includes('\r') || s.includes('\n');
+  const field = (s: string) => (needsQuotes(s) ? `"${s.replaceAll('"', '""')}"` : s);
+  const rows: Row[] = o.includeHeader !== false && table.header ? [table.header, ...table.rows] : table.rows;
+  let width = 0;
+  for (const r of rows) if (r.length > width) width = r.length;
+  const lines: string[] = new Array(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    const parts: string[] = new Array(width);
+    for (let i = 0; i < width; i++) parts[i] = field(csvText(row[i] ?? null));
+    // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
+    lines[r] = width === 1 && parts[0] === '' ? '""' : parts.join(delimiter);
+  }
+  const text = (o.bom !== false ? '\uFEFF' : '') + lines.join('\r\n') + (lines.length > 0 ? '\r\n' : '');
+  return new TextEncoder().encode(text);
+}

@@ -1,0 +1,144 @@
+// Stacks tables one under another, aligning their columns: shared by merge-stack (files) and flatten-sheets
+// (sheets).
+//
+// - By name: columns are matched by title, ignoring case and outer spaces (titleKey). The result has the union
+//   of the columns in first-seen order, each titled as it was first seen. A repeated title is matched by
+//   occurrence (the second "Total" of one table with the second of another). Each table whose columns differ
+//   from the first table's gets a warning naming the missing and the added columns: no cell is dropped.
+// - By position (or without titles): column i goes under column i. Titles come from the first table (later
+//   tables fill titles past its width); a warning names the titles that differ.
+// - Empty tables are skipped with an info message.
+// - An optional last column holds each row's label (file or sheet name).
+import { columnLetter, titleKey, type Cell, type Row, type Table } from '../core/table.ts';
+import { listText, silent, type Report } from './report.ts';
+
+export interface StackSource {
+  table: Table;
+  /** File or sheet name: used in messages and in the label column. */
+  label: string;
+}
+
+export interface StackOptions {
+  /** Name of the resulting table. */
+  name: string;
+  hasHeader: boolean;
+  matchByName: boolean;
+  /** Title of a last column holding each row's label; no such column when null. */
+  labelColumn: string | null;
+  report?: Report;
+}
+
+interface Layout {
+  header: string[];
+  /** Per source: target column of each source column. */
+  maps: number[][];
+}
+
+/** Keys of a header with repeated titles told apart by occurrence. */
+function occurrenceKeys(header: string[]): string[] {
+  const seen = new Map<string, number>();
+  return header.map((title) => {
+    const k = titleKey(title);
+    const n = (seen.get(k) ?? 0) + 1;
+    seen.set(k, n);
+    return `${k}\u0000${n}`;
+  });
+}
+
+function byName(sources: StackSource[], report: Report): Layout {
+  const header: string[] = [];
+  const index = new Map<string, number>();
+  const maps = sources.map((s, i) => {
+    const titles = titlesOf(s.table);
+    const keys = occurrenceKeys(titles);
+    const map = keys.map((k, j) => {
+      let at = index.get(k);
+      if (at === undefined) {
+        at = header.length;
+        index.set(k, at);
+        header.push(titles[j]);
+      }
+      return at;
+    });
+    if (i > 0) {
+      const mine = new Set(keys);
+      const firstTitles = titlesOf(sources[0].table);
+      const firstKeys = occurrenceKeys(firstTitles);
+      const firstSet = new Set(firstKeys);
+      const missing = firstKeys.flatMap((k, j) => (mine.has(k) ? [] : [firstTitles[j]]));
+      const added = keys.flatMap((k, j) => (firstSet.has(k) ? [] : [titles[j]]));
+      if (missing.length) report('warning', 'columns_missing', { name: s.label, columns: listText(missing.map(show)) });
+      if (added.length) report('warning', 'columns_added', { name: s.label, columns: listText(added.map(show)) });
+    }
+    return map;
+  });
+  return { header, maps };
+}
+
+/** The header as wide as the widest row: a column without a title has the title ''. */
+function titlesOf(t: Table): string[] {
+  const h = t.header ?? [];
+  const w = widthOfSource(t);
+  return h.length >= w ? h : [...h, ...new Array<string>(w - h.length).fill('')];
+}
+
+const show = (title: string) => (title === '' ? '—' : title);
+
+function byPosition(sources: StackSource[], hasHeader: boolean, report: Report): Layout {
+  const width = Math.max(0, ...sources.map((s) => widthOfSource(s.table)));
+  const header: string[] = new Array(width).fill('');
+  const filled: boolean[] = new Array(width).fill(false);
+  for (const s of sources) {
+    (s.table.header ?? []).forEach((title, j) => {
+      if (!filled[j]) [header[j], filled[j]] = [title, true];
+    });
+  }
+  if (hasHeader) {
+    const first = sources[0].table.header ?? [];
+    for (const s of sources.slice(1)) {
+      const mine = s.table.header ?? [];
+      const diffs: string[] = [];
+      for (let j = 0; j < Math.max(first.length, mine.length); j++) {
+        const a = first[j];
+        const b = mine[j];
+        if (a === undefined || b === undefined || titleKey(a) !== titleKey(b)) diffs.push(`${columnLetter(j)}: ${show(a ?? '')} ≠ ${show(b ?? '')}`);
+      }
+      if (diffs.length) report('warning', 'titles_differ', { name: s.label, differences: diffs.slice(0, 5).join('; ') + (diffs.length > 5 ? ` (+${diffs.length - 5})` : '') });
+    }
+  }
+  return { header, maps: sources.map((s) => Array.from({ length: widthOfSource(s.table) }, (_, j) => j)) };
+}
+
+function widthOfSource(t: Table): number {
+  let w = t.header?.length ?? 0;
+  for (const r of t.rows) if (r.length > w) w = r.length;
+  return w;
+}
+
+const isEmpty = (t: Table) => t.rows.length === 0 && (t.header === null || t.header.every((h) => h === ''));
+
+/** One table of all the sources' rows, in order, with aligned columns. */
+export function stackTables(sources: StackSource[], o: StackOptions): Table {
+  const report = o.report ?? silent;
+  const used = sources.filter((s) => {
+    if (!isEmpty(s.table)) return true;
+    report('info', 'empty_source', { name: s.label });
+    return false;
+  });
+  if (used.length === 0) return { name: o.name, header: o.hasHeader ? (o.labelColumn !== null ? [o.labelColumn] : []) : null, rows: [] };
+  const layout = o.hasHeader && o.matchByName ? byName(used, report) : byPosition(used, o.hasHeader, report);
+  const width = layout.header.length;
+  const label = o.labelColumn !== null;
+  const rows: Row[] = [];
+  used.forEach((s, i) => {
+    const map = layout.maps[i];
+    for (const src of s.table.rows) {
+      const row: Cell[] = new Array(width + (label ? 1 : 0)).fill(null);
+      for (let j = 0; j < src.length; j++) if (src[j] !== null) row[map[j]] = src[j];
+      if (label) row[width] = s.label;
+      rows.push(row);
+    }
+  });
+  const header = o.hasHeader ? (label ? [...layout.header, o.labelColumn!] : layout.header) : null;
+  return { name: o.name, header, rows };
+}

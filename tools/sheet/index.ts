@@ -1,0 +1,21 @@
+// The spreadsheet layer tools share: reading inputs into tables, writing xlsx and csv, aligning columns.
+export { readTables, readFirstTable, type ReadOptions, type ReadResult } from './read-table.ts';
+export { writeXlsx, sheetNames, XLSX_MAX_ROWS, XLSX_MAX_COLUMNS, XLSX_MAX_CELL_CHARS } from './write-xlsx.ts';
+export {
+  readCsv,
+  writeCsv,
+  csvText,
+  plainNumber,
+  decodeText,
+  parseCsv,
+  detectDelimiter,
+  DELIMITERS,
+  type CsvReadOptions,
+  type CsvRead,
+  type CsvWriteOptions,
+  type TextEncodingName,
+} from './csv.ts';
+export { detectType } from './detect-type.ts';
+export { serialToDate, dateToSerial, isTimeOnly } from './excel-date.ts';
+export { stackTables, type StackSource, type StackOptions } from './header.ts';
+export { listText, type Report } from './report.ts';
