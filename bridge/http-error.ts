@@ -1,0 +1,59 @@
+// Errors on the REST side: a ToolError becomes its status from ERROR_STATUS and the Error body; 429 and 503
+// carry Retry-After, and RateLimit-* go out whenever the kernel knew the caller's quota.
+import type { NextFunction, Request, Response } from 'express';
+import { resolveLang, t, type Lang } from '../locales/index.ts';
+import { asToolError, ERROR_STATUS, ToolError, type ErrorCode, type ErrorDetail } from '../tools/core/errors.ts';
+import { errorBody, rateHeaders } from '../tools/core/wire.ts';
+
+/**
+ * A request the bridge refuses before it reaches the kernel (body framing, content type, query). The code is
+ * one of the stable ones; the message comes from its own key (`rest.errors.*`), since the kernel's text
+ * for that code talks about options.
+ */
+export class RequestError extends ToolError {
+  readonly messageKey: string;
+  constructor(code: ErrorCode, messageKey: string, detail: ErrorDetail = {}) {
+    super(code, detail);
+    this.messageKey = messageKey;
+  }
+}
+
+/** Sends the Error body of `err` with its status and headers. */
+export function sendToolError(res: Response, err: ToolError, lang: Lang): void {
+  const status = ERROR_STATUS[err.code];
+  const body = errorBody(err, lang);
+  if (err instanceof RequestError) body.message = t(lang, err.messageKey, { option: err.detail.option ?? '', ...err.detail.params });
+  let retryAfter: number | undefined;
+  if (status === 429 || status === 503) retryAfter = err.detail.retryAfter ?? err.detail.rate?.reset ?? 1;
+  res.status(status).set(rateHeaders(err.detail.rate, retryAfter)).set('Cache-Control', 'no-store').json(body);
+}
+
+/** The http-errors that body-parser raises (`type` such as `entity.too.large`, `entity.parse.failed`). */
+function isBodyParserError(err: unknown): err is Error & { type: string; status: number } {
+  const e = err as { type?: unknown; status?: unknown } | null;
+  return !!e && typeof e.type === 'string' && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
+}
+
+/** Maps a body-parser failure to the stable codes: too large is 413, anything else about the body is 400. */
+export function fromBodyParserError(err: Error & { type: string; status: number }, maxMb: number): ToolError {
+  if (err.status === 413 || err.type === 'entity.too.large') return new ToolError('input_too_large', { params: { max: maxMb } });
+  if (err.type === 'entity.parse.failed') return new RequestError('invalid_option', 'rest.errors.malformed_json');
+  return new RequestError('invalid_option', 'rest.errors.body_unreadable');
+}
+
+/**
+ * The bridge's error handler. ToolErrors keep their code; body-parser errors map as above; anything else is
+ * `internal_error` (its cause logged by asToolError, never sent). The language is the one the request chose
+ * (`res.locals.lang`, set by the run route from the body's `language`), else the `lang` query.
+ */
+export function bridgeErrorHandler(maxInputMb: number) {
+  return function handleBridgeError(err: unknown, req: Request, res: Response, next: NextFunction): void {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const lang: Lang = res.locals.lang ?? resolveLang(req.query.lang);
+    const toolErr = isBodyParserError(err) ? fromBodyParserError(err, maxInputMb) : asToolError(err);
+    sendToolError(res, toolErr, lang);
+  };
+}

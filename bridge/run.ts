@@ -1,0 +1,150 @@
+// POST /api/v1/tools/:tool/run: JSON or multipart -> one kernel.invoke -> RunResponse JSON, or the raw file
+// with download=true. Everything about tools (validation, limits, quota, packaging) happens in the kernel.
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { resolveLang, type Lang } from '../locales/index.ts';
+import { bodyLimitBytes, MB } from '../tools/core/config.ts';
+import type { InputFile } from '../tools/core/files.ts';
+import type { InvokeResult } from '../tools/core/invoke.ts';
+import type { Kernel } from '../tools/core/kernel.ts';
+import { getTool } from '../tools/core/registry.ts';
+import { apiKeyFrom, rateHeaders, runResponse } from '../tools/core/wire.ts';
+import { RequestError } from './http-error.ts';
+import { coerceFields, readMultipart } from './multipart.ts';
+
+/** Response header carrying the run's messages on a download (the body is the file): JSON, ASCII-escaped. */
+export const MESSAGES_HEADER = 'X-Tool-Messages';
+/** Messages beyond this many header bytes are left out of the header (they are also in every JSON answer). */
+const MAX_MESSAGES_HEADER = 4096;
+
+const ACCEPTED_TYPES = ['application/json', 'multipart/form-data'];
+
+/** `download` from the query: true/false/1/0, absent means false; anything else is refused. */
+export function parseDownload(raw: unknown): boolean {
+  if (raw === undefined) return false;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new RequestError('invalid_option', 'rest.errors.download', { option: 'download' });
+}
+
+interface RunLocals {
+  download: boolean;
+  kind: 'json' | 'multipart';
+}
+
+/** The run route's handlers in order: checks that need no body, the JSON parser, then the run itself. */
+export function runHandlers(kernel: Kernel): RequestHandler[] {
+  const config = kernel.config;
+  const maxInputBytes = config.MAX_INPUT_MB * MB;
+  const jsonParser = express.json({ limit: bodyLimitBytes(config), type: 'application/json' });
+
+  // Unknown tool, bad `download` and unsupported content types are refused before any body byte is read.
+  const precheck: RequestHandler = function precheckRun(req, res, next) {
+    res.locals.lang = resolveLang(req.query.lang);
+    getTool(String(req.params.tool));
+    const download = parseDownload(req.query.download);
+    const kind = req.is(ACCEPTED_TYPES);
+    if (kind === null) throw new RequestError('invalid_option', 'rest.errors.empty_body');
+    if (kind !== 'application/json' && kind !== 'multipart/form-data') {
+      const received = String(req.headers['content-type'] ?? 'none').slice(0, 100);
+      throw new RequestError('invalid_option', 'rest.errors.content_type', { params: { received, accepted: ACCEPTED_TYPES.join(', ') } });
+    }
+    if (kind === 'multipart/form-data') {
+      const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
+      if (encoding !== 'identity') throw new RequestError('invalid_option', 'rest.errors.content_encoding', { params: { received: encoding.slice(0, 50) } });
+    }
+    const locals: RunLocals = { download, kind: kind === 'application/json' ? 'json' : 'multipart' };
+    res.locals.run = locals;
+    next();
+  };
+
+  const run = async function runTool(req: Request, res: Response): Promise<void> {
+    const tool = getTool(String(req.params.tool));
+    const { download, kind } = res.locals.run as RunLocals;
+    let args: Record<string, unknown>;
+    let files: InputFile[] | undefined;
+    if (kind === 'json') {
+      const body: unknown = req.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new RequestError('invalid_option', 'rest.errors.not_object', { params: { received: Array.isArray(body) ? 'array' : body === null ? 'null' : typeof body } });
+      }
+      args = body as Record<string, unknown>;
+    } else {
+      const form = await readMultipart(req, {
+        maxInputBytes,
+        maxInputMb: config.MAX_INPUT_MB,
+        maxFileParts: config.MAX_FILE_PARTS,
+        maxDiscardBytes: bodyLimitBytes(config),
+      });
+      args = coerceFields(tool, form.fields);
+      files = form.files;
+    }
+    // Errors from here on speak the language the call asked for.
+    const lang: Lang = resolveLang(args.language, res.locals.lang);
+    res.locals.lang = lang;
+    const result = await kernel.invoke(tool.id, { args, files, download }, { ip: req.ip ?? req.socket.remoteAddress ?? '', apiKey: apiKeyFrom(req.headers), lang: resolveLang(req.query.lang) });
+    if (download) sendDownload(res, result);
+    else sendJson(res, result);
+  };
+
+  return [precheck, jsonParser, run];
+}
+
+/** The RunResponse. Written with end() rather than json(): an ETag over megabytes of base64 serves no POST. */
+function sendJson(res: Response, result: InvokeResult): void {
+  const body = Buffer.from(JSON.stringify(runResponse(result)), 'utf8');
+  res.status(200).set(rateHeaders(result.rate)).set({
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(body.length),
+    'Cache-Control': 'no-store',
+  });
+  res.end(body);
+}
+
+/** The single result file (the kernel has zipped several) as the body, with its type and a safe file name. */
+function sendDownload(res: Response, result: InvokeResult): void {
+  const file = result.files[0];
+  const body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+  res.status(200).set(rateHeaders(result.rate)).set({
+    'Content-Type': file.contentType,
+    'Content-Length': String(body.length),
+    'Content-Disposition': contentDisposition(file.name),
+    'Cache-Control': 'no-store',
+    // A result such as HTML must never run in this origin if a browser opens it.
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'; sandbox",
+  });
+  const messages = messagesHeader(result.messages);
+  if (messages) res.set(MESSAGES_HEADER, messages);
+  res.end(body);
+}
+
+/**
+ * `attachment` with an ASCII fallback name and the exact UTF-8 name in `filename*` (RFC 6266, RFC 8187):
+ * accents in the fallback lose their marks, other non-ASCII characters become `_`.
+ */
+export function contentDisposition(name: string): string {
+  const ascii = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** Messages as JSON with every non-ASCII character escaped (header values are Latin-1 at best); null if none. */
+export function messagesHeader(messages: InvokeResult['messages']): string | null {
+  const kept: InvokeResult['messages'] = [];
+  let json = '';
+  for (const m of messages) {
+    const next = asciiJson([...kept, m]);
+    if (next.length > MAX_MESSAGES_HEADER) break;
+    kept.push(m);
+    json = next;
+  }
+  return kept.length ? json : null;
+}
+
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
