@@ -44,3 +44,53 @@ export function postRun(base: string, tool: string, body: unknown, init: { query
     body: JSON.stringify(body),
   });
 }
+
+/** POST a multipart form (fetch builds the body and its boundary) to a tool's run endpoint. */
+export function postForm(base: string, tool: string, form: FormData, init: { query?: string; headers?: Record<string, string> } = {}) {
+  return fetch(`${base}/api/v1/tools/${tool}/run${init.query ? `?${init.query}` : ''}`, { method: 'POST', headers: init.headers, body: form });
+}
+
+/** A form with the given file parts (field `files` unless told) and text fields, in that order. */
+export function formOf(files: Array<{ name: string; content: string | Uint8Array; field?: string }>, fields: Record<string, string> = {}): FormData {
+  const form = new FormData();
+  for (const f of files) form.append(f.field ?? 'files', new Blob([typeof f.content === 'string' ? f.content : Buffer.from(f.content)]), f.name);
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  return form;
+}
+
+export interface RawAnswer {
+  /** Everything the server sent before the connection ended (or the timeout). */
+  text: string;
+  status: number | null;
+  /** The connection ended with an error (reset) rather than a clean close. */
+  reset: boolean;
+}
+
+/**
+ * Sends raw bytes over a fresh TCP connection and collects the answer: for bodies that fetch will not send
+ * (truncated, lying Content-Length). `end: 'half'` closes only the write side after the bytes; `'destroy'`
+ * drops the connection at once; `'keep'` leaves it open until the server answers and closes, or `timeoutMs`.
+ */
+export async function rawHttp(base: string, bytes: Uint8Array | string, o: { end?: 'keep' | 'half' | 'destroy'; timeoutMs?: number } = {}): Promise<RawAnswer> {
+  const { createConnection } = await import('node:net');
+  const url = new URL(base);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let reset = false;
+    const socket = createConnection({ host: url.hostname, port: Number(url.port) });
+    const done = () => {
+      clearTimeout(timer);
+      const text = Buffer.concat(chunks).toString('latin1');
+      const m = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      resolve({ text, status: m ? Number(m[1]) : null, reset });
+    };
+    const timer = setTimeout(() => socket.destroy(), o.timeoutMs ?? 2000);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', () => (reset = true));
+    socket.on('close', done);
+    socket.write(bytes, () => {
+      if (o.end === 'half') socket.end();
+      if (o.end === 'destroy') socket.destroy();
+    });
+  });
+}
