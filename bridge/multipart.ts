@@ -44,7 +44,8 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
         headers: req.headers,
         defParamCharset: 'utf8',
         limits: {
-          fileSize: limits.maxInputBytes,
+          // busboy wants a whole number, and flags a file of exactly this size as over it: one byte more.
+          fileSize: Math.floor(limits.maxInputBytes) + 1,
           files: limits.maxFileParts,
           fields: MAX_FIELDS,
           fieldSize: MAX_FIELD_BYTES,
@@ -69,7 +70,8 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
       if (settled) return;
       settled = true;
       req.unpipe(bb);
-      bb.destroy();
+      // Not now: this runs inside busboy's own events, and busboy goes on using the part it was parsing.
+      setImmediate(() => bb.destroy());
       discardRest(req, limits.maxDiscardBytes);
       reject(err);
     };

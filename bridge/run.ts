@@ -3,13 +3,14 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { resolveLang, type Lang } from '../locales/index.ts';
 import { bodyLimitBytes, MB } from '../tools/core/config.ts';
+import { ToolError } from '../tools/core/errors.ts';
 import type { InputFile } from '../tools/core/files.ts';
 import type { InvokeResult } from '../tools/core/invoke.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { getTool } from '../tools/core/registry.ts';
 import { apiKeyFrom, rateHeaders, runResponse } from '../tools/core/wire.ts';
 import { RequestError } from './http-error.ts';
-import { coerceFields, readMultipart } from './multipart.ts';
+import { coerceFields, discardRest, readMultipart } from './multipart.ts';
 
 /** Response header carrying the run's messages on a download (the body is the file): JSON, ASCII-escaped. */
 export const MESSAGES_HEADER = 'X-Tool-Messages';
@@ -35,7 +36,8 @@ interface RunLocals {
 export function runHandlers(kernel: Kernel): RequestHandler[] {
   const config = kernel.config;
   const maxInputBytes = config.MAX_INPUT_MB * MB;
-  const jsonParser = express.json({ limit: bodyLimitBytes(config), type: 'application/json' });
+  const bodyLimit = bodyLimitBytes(config);
+  const jsonParser = express.json({ limit: bodyLimit, type: 'application/json' });
 
   // Unknown tool, bad `download` and unsupported content types are refused before any body byte is read.
   const precheck: RequestHandler = function precheckRun(req, res, next) {
@@ -51,6 +53,12 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
     if (kind === 'multipart/form-data') {
       const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
       if (encoding !== 'identity') throw new RequestError('invalid_option', 'rest.errors.content_encoding', { params: { received: encoding.slice(0, 50) } });
+    }
+    // A JSON body declared larger than the limit is refused before reading it (body-parser would read it all
+    // first); the rest is discarded up to a bound, as for multipart.
+    if (kind === 'application/json' && Number(req.headers['content-length']) > bodyLimit) {
+      discardRest(req, bodyLimit);
+      throw new ToolError('input_too_large', { params: { max: config.MAX_INPUT_MB } });
     }
     const locals: RunLocals = { download, kind: kind === 'application/json' ? 'json' : 'multipart' };
     res.locals.run = locals;
@@ -73,7 +81,7 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
         maxInputBytes,
         maxInputMb: config.MAX_INPUT_MB,
         maxFileParts: config.MAX_FILE_PARTS,
-        maxDiscardBytes: bodyLimitBytes(config),
+        maxDiscardBytes: bodyLimit,
       });
       args = coerceFields(tool, form.fields);
       files = form.files;
