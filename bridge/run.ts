@@ -39,29 +39,33 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
   const bodyLimit = bodyLimitBytes(config);
   const jsonParser = express.json({ limit: bodyLimit, type: 'application/json' });
 
-  // Unknown tool, bad `download` and unsupported content types are refused before any body byte is read.
+  // Unknown tool, bad `download` and unsupported content types are refused before any body byte is read;
+  // the unread body is then discarded up to a bound instead of being read to its end.
   const precheck: RequestHandler = function precheckRun(req, res, next) {
-    res.locals.lang = resolveLang(req.query.lang);
-    getTool(String(req.params.tool));
-    const download = parseDownload(req.query.download);
-    const kind = req.is(ACCEPTED_TYPES);
-    if (kind === null) throw new RequestError('invalid_option', 'rest.errors.empty_body');
-    if (kind !== 'application/json' && kind !== 'multipart/form-data') {
-      const received = String(req.headers['content-type'] ?? 'none').slice(0, 100);
-      throw new RequestError('invalid_option', 'rest.errors.content_type', { params: { received, accepted: ACCEPTED_TYPES.join(', ') } });
-    }
-    if (kind === 'multipart/form-data') {
-      const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
-      if (encoding !== 'identity') throw new RequestError('invalid_option', 'rest.errors.content_encoding', { params: { received: encoding.slice(0, 50) } });
-    }
-    // A JSON body declared larger than the limit is refused before reading it (body-parser would read it all
-    // first); the rest is discarded up to a bound, as for multipart.
-    if (kind === 'application/json' && Number(req.headers['content-length']) > bodyLimit) {
+    try {
+      res.locals.lang = resolveLang(req.query.lang);
+      getTool(String(req.params.tool));
+      const download = parseDownload(req.query.download);
+      const kind = req.is(ACCEPTED_TYPES);
+      if (kind === null) throw new RequestError('invalid_option', 'rest.errors.empty_body');
+      if (kind !== 'application/json' && kind !== 'multipart/form-data') {
+        const received = String(req.headers['content-type'] ?? 'none').slice(0, 100);
+        throw new RequestError('invalid_option', 'rest.errors.content_type', { params: { received, accepted: ACCEPTED_TYPES.join(', ') } });
+      }
+      if (kind === 'multipart/form-data') {
+        const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
+        if (encoding !== 'identity') throw new RequestError('invalid_option', 'rest.errors.content_encoding', { params: { received: encoding.slice(0, 50) } });
+      }
+      // A JSON body declared larger than the limit is refused before reading it (body-parser would read it all).
+      if (kind === 'application/json' && Number(req.headers['content-length']) > bodyLimit) {
+        throw new ToolError('input_too_large', { params: { max: config.MAX_INPUT_MB } });
+      }
+      const locals: RunLocals = { download, kind: kind === 'application/json' ? 'json' : 'multipart' };
+      res.locals.run = locals;
+    } catch (err) {
       discardRest(req, bodyLimit);
-      throw new ToolError('input_too_large', { params: { max: config.MAX_INPUT_MB } });
+      throw err;
     }
-    const locals: RunLocals = { download, kind: kind === 'application/json' ? 'json' : 'multipart' };
-    res.locals.run = locals;
     next();
   };
 

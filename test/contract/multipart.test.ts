@@ -196,3 +196,12 @@ test('a JSON body declared over the limit is refused before it is read, and the 
   assert.ok(answer.sent < TOTAL, `the server read all ${answer.sent} bytes instead of closing`);
   await healthy();
 });
+
+test('a huge upload to an unknown tool gets its 404 at once and is not read to the end', async () => {
+  const head = request('/api/v1/tools/no-such-tool/run', '', { contentLength: TOTAL, keepAlive: true });
+  const answer = await hugeUpload(head, filePart('file', 'big.csv', '').slice(0, -2), TOTAL);
+  assert.match(answer.text, /^HTTP\/1\.1 404 /);
+  assert.equal(bodyOf(answer.text).error, 'unknown_tool');
+  assert.ok(answer.sent < TOTAL, `the server read all ${answer.sent} bytes instead of closing`);
+  await healthy();
+});
