@@ -47,7 +47,7 @@ test('jobs: a run past JOB_MEMORY_MB is stopped with 413 too_complex', async () 
 test('jobs: with MAX_JOBS busy, the next run gets 503 busy with Retry-After and its quota back', async () => {
   const srv = await startServer({ MAX_JOBS: '1', ANON_RUNS_PER_HOUR: '10' });
   try {
-    const slow = postRun(srv.url, 'split-rows', slowBody);
+    const slow = postRun(srv.url, 'split-rows', slowBody, { query: 'download=true' });
     for (let i = 0; i < 100 && srv.kernel.jobs.active === 0; i++) await new Promise((r) => setTimeout(r, 10));
     assert.equal(srv.kernel.jobs.active, 1);
     const res = await postRun(srv.url, 'split-rows', { file: fileObject('x.csv', 'a\n1\n') });

@@ -39,7 +39,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
   const pool =
     mode === 'workers'
       ? new Piscina({
-          filename: new URL('./worker.ts', import.meta.url).href,
+          filename: new URL('./worker-entry.mjs', import.meta.url).href,
           minThreads: limits.MAX_JOBS,
           maxThreads: limits.MAX_JOBS,
           idleTimeout: 60_000,
