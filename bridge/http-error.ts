@@ -1,7 +1,7 @@
 // Errors on the REST side: a ToolError becomes its status from ERROR_STATUS and the Error body; 429 and 503
 // carry Retry-After, and RateLimit-* go out whenever the kernel knew the caller's quota.
 import type { NextFunction, Request, Response } from 'express';
-import { resolveLang, t, type Lang } from '../locales/index.ts';
+import { resolveLang, type Lang } from '../locales/index.ts';
 import { asToolError, ERROR_STATUS, ToolError, type ErrorCode, type ErrorDetail } from '../tools/core/errors.ts';
 import { errorBody, rateHeaders } from '../tools/core/wire.ts';
 
@@ -11,10 +11,8 @@ import { errorBody, rateHeaders } from '../tools/core/wire.ts';
  * for that code talks about options.
  */
 export class RequestError extends ToolError {
-  readonly messageKey: string;
   constructor(code: ErrorCode, messageKey: string, detail: ErrorDetail = {}) {
-    super(code, detail);
-    this.messageKey = messageKey;
+    super(code, { ...detail, messageKey });
   }
 }
 
@@ -22,7 +20,6 @@ export class RequestError extends ToolError {
 export function sendToolError(res: Response, err: ToolError, lang: Lang): void {
   const status = ERROR_STATUS[err.code];
   const body = errorBody(err, lang);
-  if (err instanceof RequestError) body.message = t(lang, err.messageKey, { option: err.detail.option ?? '', ...err.detail.params });
   let retryAfter: number | undefined;
   if (status === 429 || status === 503) retryAfter = err.detail.retryAfter ?? err.detail.rate?.reset ?? 1;
   res.status(status).set(rateHeaders(err.detail.rate, retryAfter)).set('Cache-Control', 'no-store').json(body);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { postRun, fileObject, startServer } from '../helpers/http.ts';
+import { bodyOf, postRun, fileObject, startServer } from '../helpers/http.ts';
 
 test('admin: disabled (404) without ADMIN_TOKEN', async () => {
   const srv = await startServer();
@@ -24,10 +24,10 @@ test('admin: with ADMIN_TOKEN, 401 without it; create (secret once), list, revok
 
     const created = await fetch(`${srv.url}/admin/api/keys`, { method: 'POST', headers: auth, body: JSON.stringify({ label: 'datos', quota: 50 }) });
     assert.equal(created.status, 201);
-    const { key, secret } = await created.json();
+    const { key, secret } = await bodyOf(created);
     assert.equal(key.quota, 50);
     assert.match(secret, /^sk_/);
-    const listed = await (await fetch(`${srv.url}/admin/api/keys`, { headers: auth })).json();
+    const listed = await bodyOf(await fetch(`${srv.url}/admin/api/keys`, { headers: auth }));
     assert.equal(listed.keys.length, 1);
     assert.equal(JSON.stringify(listed).includes(secret), false, 'the secret is never listed');
     const bad = await fetch(`${srv.url}/admin/api/keys`, { method: 'POST', headers: auth, body: JSON.stringify({ label: '', extra: 1 }) });

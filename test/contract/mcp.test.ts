@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { listTools } from '../../tools/core/registry.ts';
 import { jsonSchemaOf } from '../../tools/core/schema.ts';
-import { fileObject, postRun, startServer, type TestServer } from '../helpers/http.ts';
+import { bodyOf, fileObject, postRun, startServer, type TestServer } from '../helpers/http.ts';
 
 let srv: TestServer;
 before(async () => {
@@ -64,7 +64,7 @@ test('mcp: a call returns the same bytes as REST, as embedded resources and stru
   assert.equal(resources[0].uri, sc.files[0].uri);
   assert.equal(resources[0].mimeType, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
 
-  const rest = await (await postRun(srv.url, 'split-rows', args)).json();
+  const rest = await bodyOf(await postRun(srv.url, 'split-rows', args));
   assert.deepEqual(rest.files.map((f: { contentBase64: string }) => f.contentBase64), resources.map((r) => r.blob));
   await client.close();
 });

@@ -234,7 +234,7 @@ describe('errors', () => {
 
   // The kernel's decodeBase64 (tools/core/files.ts) sends params { reason } where the message expects
   // { expected, received }: the text shows raw placeholders until that is fixed there.
-  test('invalid base64: the message has every placeholder filled', { todo: 'tools/core/files.ts decodeBase64 params' }, async () => {
+  test('invalid base64: the message has every placeholder filled', async () => {
     await expectError(await postRun(srv.url, 'split-rows', { file: { name: 'a.csv', contentBase64: 'not base64!' } }), 400, 'invalid_option', 'file');
   });
 

@@ -7,7 +7,7 @@ test('files: base64 is decoded strictly, standard or URL-safe', () => {
   assert.deepEqual([...decodeBase64('aG9sYQ==', 'file')], [...Buffer.from('hola')]);
   assert.deepEqual([...decodeBase64('aG9s\nYQ==', 'file')], [...Buffer.from('hola')]);
   assert.deepEqual([...decodeBase64('-_8', 'file')], [0xfb, 0xff]);
-  assert.throws(() => decodeBase64('no es base64!', 'file'), { code: 'invalid_option', detail: { option: 'file', params: { reason: 'base64' } } });
+  assert.throws(() => decodeBase64('no es base64!', 'file'), { code: 'invalid_option', detail: { option: 'file', messageKey: 'error-details.base64' } });
 });
 
 test('files: extension decides the format, counts are checked', () => {

@@ -94,3 +94,9 @@ export async function rawHttp(base: string, bytes: Uint8Array | string, o: { end
     });
   });
 }
+
+/** A response body as JSON, untyped: tests assert on its fields. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function bodyOf(res: Response): Promise<any> {
+  return res.json();
+}

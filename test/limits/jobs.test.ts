@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bigCsv } from '../helpers/generate.ts';
-import { fileObject, postRun, startServer } from '../helpers/http.ts';
+import { bodyOf, fileObject, postRun, startServer } from '../helpers/http.ts';
 
 const slowBody = { file: fileObject('grande.csv', bigCsv(150_000)), 'rows-per-file': 1_000_000 };
 
@@ -23,7 +23,7 @@ test('jobs: a run past JOB_TIMEOUT_S is stopped with 413 too_complex; /health an
     assert.ok(health.ms < 1000, `health took ${health.ms} ms`);
     const res = await run;
     assert.equal(res.status, 413);
-    assert.equal((await res.json()).error, 'too_complex');
+    assert.equal((await bodyOf(res)).error, 'too_complex');
     // The worker was replaced: the next small run works.
     const after = await postRun(srv.url, 'split-rows', { file: fileObject('x.csv', 'a\n1\n') });
     assert.equal(after.status, 200);
@@ -37,7 +37,7 @@ test('jobs: a run past JOB_MEMORY_MB is stopped with 413 too_complex', async () 
   try {
     const res = await postRun(srv.url, 'split-rows', slowBody);
     assert.equal(res.status, 413);
-    assert.equal((await res.json()).error, 'too_complex');
+    assert.equal((await bodyOf(res)).error, 'too_complex');
     assert.equal((await fetch(`${srv.url}/health`)).status, 200);
   } finally {
     await srv.close();
@@ -53,7 +53,7 @@ test('jobs: with MAX_JOBS busy, the next run gets 503 busy with Retry-After and 
     const res = await postRun(srv.url, 'split-rows', { file: fileObject('x.csv', 'a\n1\n') });
     assert.equal(res.status, 503);
     assert.ok(Number(res.headers.get('retry-after')) >= 1);
-    const body = await res.json();
+    const body = await bodyOf(res);
     assert.equal(body.error, 'busy');
     assert.equal(res.headers.get('ratelimit-remaining'), '9', 'a busy refusal does not count');
     assert.equal((await slow).status, 200);

@@ -1,7 +1,7 @@
 // Quota and keys through both adapters: counting rules, headers, 429, 401 and key quotas.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileObject, postRun, startServer, type TestServer } from '../helpers/http.ts';
+import { bodyOf, fileObject, postRun, startServer, type TestServer } from '../helpers/http.ts';
 
 const CSV = 'a,b\n1,2\n3,4\n';
 const body = { file: fileObject('x.csv', CSV), 'rows-per-file': 1, format: 'csv' };
@@ -28,7 +28,7 @@ test('quota: anonymous runs are counted per address, invalid input counts, reads
   assert.equal(refused.status, 429);
   assert.ok(Number(refused.headers.get('retry-after')) >= 1);
   assert.equal(refused.headers.get('ratelimit-remaining'), '0');
-  const err = await refused.json();
+  const err = await bodyOf(refused);
   assert.equal(err.error, 'quota_exceeded');
   assert.equal(err.ok, false);
   assert.match(err.message, /3/);
@@ -44,7 +44,7 @@ test('keys: a valid key gets its own, higher budget; unknown and revoked keys ar
 
   const unknown = await postRun(srv.url, 'split-rows', body, { headers: { 'x-api-key': 'sk_nope' } });
   assert.equal(unknown.status, 401);
-  assert.equal((await unknown.json()).error, 'invalid_api_key');
+  assert.equal((await bodyOf(unknown)).error, 'invalid_api_key');
 
   const own = await srv.kernel.keys.create('own quota', 1);
   assert.equal((await postRun(srv.url, 'split-rows', body, { headers: { 'x-api-key': own.secret } })).status, 200);
@@ -66,7 +66,7 @@ test('quota: MCP calls use the same budget and report quota_exceeded as a tool e
   const ok = await call();
   assert.equal(ok.status, 200);
   assert.equal(ok.headers.get('ratelimit-remaining'), '0');
-  const res = await (await call()).json();
+  const res = await bodyOf(await call());
   assert.equal(res.result.isError, true);
   assert.equal(res.result.structuredContent.error, 'quota_exceeded');
 });

@@ -33,6 +33,8 @@ export interface RateInfo {
 export interface ErrorDetail {
   /** The option (or `file` / `files`) the error concerns. */
   option?: string;
+  /** Locale key of a more precise message than `errors.<code>` (same placeholders rules). */
+  messageKey?: string;
   /** Values for the localized message's placeholders. */
   params?: Record<string, string | number>;
   /** Seconds the caller should wait (429, 503). */

@@ -43,7 +43,7 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/;
 export function decodeBase64(text: string, option: string): Uint8Array {
   const compact = text.replace(/\s+/g, '');
   const ok = (BASE64.test(compact) && compact.length % 4 === 0) || (BASE64URL.test(compact) && compact.length % 4 !== 1);
-  if (!ok) throw new ToolError('invalid_option', { option, params: { reason: 'base64' } });
+  if (!ok) throw new ToolError('invalid_option', { option, messageKey: 'error-details.base64' });
   return Buffer.from(compact, BASE64URL.test(compact) && /[-_]/.test(compact) ? 'base64url' : 'base64');
 }
 

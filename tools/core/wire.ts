@@ -38,7 +38,7 @@ export function errorBody(err: ToolError, lang: Lang): ErrorBody {
     limit: d.rate?.limit ?? '',
     ...d.params,
   };
-  return { ok: false, error: err.code, message: t(lang, `errors.${err.code}`, params), option: d.option ?? null };
+  return { ok: false, error: err.code, message: t(lang, d.messageKey ?? `errors.${err.code}`, params), option: d.option ?? null };
 }
 
 /** RunResponse with the bytes inline as base64 (REST JSON). */
