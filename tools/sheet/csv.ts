@@ -284,7 +284,8 @@ export function writeCsv(table: Table, o: CsvWriteOptions = {}): Uint8Array {
   const delimiter = o.delimiter ?? ',';
   const needsQuotes = (s: string) => s.includes(delimiter) || s.includes('"') || s.includes('\r') || s.includes('\n');
   const field = (s: string) => (needsQuotes(s) ? `"${s.replaceAll('"', '""')}"` : s);
-  const rows: Row[] = o.includeHeader !== false && table.header ? [table.header, ...table.rows] : table.rows;
+  const withHeader = o.includeHeader !== false && table.header !== null && table.header.length > 0;
+  const rows: Row[] = withHeader ? [table.header!, ...table.rows] : table.rows;
   let width = 0;
   for (const r of rows) if (r.length > width) width = r.length;
   const lines: string[] = new Array(rows.length);

@@ -67,8 +67,8 @@ function byName(sources: StackSource[], report: Report): Layout {
       const firstSet = new Set(firstKeys);
       const missing = firstKeys.flatMap((k, j) => (mine.has(k) ? [] : [firstTitles[j]]));
       const added = keys.flatMap((k, j) => (firstSet.has(k) ? [] : [titles[j]]));
-      if (missing.length) report('warning', 'columns_missing', { name: s.label, columns: listText(missing.map(show)) });
-      if (added.length) report('warning', 'columns_added', { name: s.label, columns: listText(added.map(show)) });
+      if (missing.length) report('warning', 'columns_missing', { name: s.label, first: sources[0].label, columns: listText(missing.map(show)) });
+      if (added.length) report('warning', 'columns_added', { name: s.label, first: sources[0].label, columns: listText(added.map(show)) });
     }
     return map;
   });
@@ -103,7 +103,7 @@ function byPosition(sources: StackSource[], hasHeader: boolean, report: Report):
         const b = mine[j];
         if (a === undefined || b === undefined || titleKey(a) !== titleKey(b)) diffs.push(`${columnLetter(j)}: ${show(a ?? '')} ≠ ${show(b ?? '')}`);
       }
-      if (diffs.length) report('warning', 'titles_differ', { name: s.label, differences: diffs.slice(0, 5).join('; ') + (diffs.length > 5 ? ` (+${diffs.length - 5})` : '') });
+      if (diffs.length) report('warning', 'titles_differ', { name: s.label, first: sources[0].label, differences: diffs.slice(0, 5).join('; ') + (diffs.length > 5 ? ` (+${diffs.length - 5})` : '') });
     }
   }
   return { header, maps: sources.map((s) => Array.from({ length: widthOfSource(s.table) }, (_, j) => j)) };

@@ -28,8 +28,8 @@ test('stackTables by name: union of columns in first-seen order, titles as first
     ],
   });
   assert.deepEqual(c.msgs, [
-    { level: 'warning', key: 'columns_missing', params: { name: 'b.csv', columns: '"Fecha"' } },
-    { level: 'warning', key: 'columns_added', params: { name: 'b.csv', columns: '"Región"' } },
+    { level: 'warning', key: 'columns_missing', params: { name: 'b.csv', first: 'a.csv', columns: '"Fecha"' } },
+    { level: 'warning', key: 'columns_added', params: { name: 'b.csv', first: 'a.csv', columns: '"Región"' } },
   ]);
 });
 
@@ -56,7 +56,7 @@ test('stackTables by position: header of the first, warning on differing titles,
   );
   assert.deepEqual(out.header, ['A', 'B', 'Extra']);
   assert.deepEqual(out.rows, [[1, 2, null], [3, 4, 5]]);
-  assert.deepEqual(c.msgs, [{ level: 'warning', key: 'titles_differ', params: { name: 'b', differences: 'B: B ≠ X; C: — ≠ Extra' } }]);
+  assert.deepEqual(c.msgs, [{ level: 'warning', key: 'titles_differ', params: { name: 'b', first: 'a', differences: 'B: B ≠ X; C: — ≠ Extra' } }]);
 });
 
 test('stackTables without titles: by position, no header, label column still added', () => {
