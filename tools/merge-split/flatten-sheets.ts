@@ -1,0 +1,31 @@
+// Joins every sheet of one workbook into a single .xlsx table: columns aligned by title when the sheets have
+// titles, by position otherwise (tools/sheet/header.ts); empty sheets are skipped with an info message.
+import * as v from 'valibot';
+import { defineTool } from '../core/define.ts';
+import { hasHeader, optionalText } from '../core/schema.ts';
+import { readTables, stackTables, writeXlsx } from '../sheet/index.ts';
+
+export default defineTool({
+  id: 'flatten-sheets',
+  category: 'merge-split',
+  input: { kind: 'file', formats: ['xlsx', 'xls'] },
+  options: v.strictObject({
+    'has-header': hasHeader,
+    'add-sheet-column': v.optional(v.boolean(), true),
+    'sheet-column-name': optionalText,
+  }),
+  run({ file }, opts, ctx) {
+    const { tables } = readTables(file, { hasHeader: opts['has-header'], sheets: 'all', detectTypes: true, report: ctx.message });
+    const table = stackTables(
+      tables.map((t) => ({ table: t, label: t.name })),
+      {
+        name: ctx.name('flattened'),
+        hasHeader: opts['has-header'],
+        matchByName: true,
+        labelColumn: opts['add-sheet-column'] ? opts['sheet-column-name'] || ctx.name('sheet-column') : null,
+        report: ctx.message,
+      },
+    );
+    return { files: [ctx.file(`${ctx.name('flattened')}.xlsx`, writeXlsx([table], ctx))], preview: table };
+  },
+});

@@ -1,0 +1,64 @@
+// One file per distinct value of a column, in order of first appearance, named `<value>.<ext>` (or
+// `<column>-<value>.<ext>`). `column` is a title (ignoring case and outer spaces) or, failing that, a 1-based
+// position. Values are grouped exactly (type and text); empty cells form their own group, named "vacío"/
+// "empty"; dates name their group in ISO form. CSV to CSV keeps every value's text exactly (no typing).
+import * as v from 'valibot';
+import { defineTool, type ToolContext } from '../core/define.ts';
+import { ToolError } from '../core/errors.ts';
+import { extensionOf } from '../core/files.ts';
+import { outputFormat } from '../core/schema.ts';
+import { cellText, columnLetter, titleKey, type Cell, type Row, type Table } from '../core/table.ts';
+import { csvText, listText, readFirstTable, writeCsv, writeXlsx } from '../sheet/index.ts';
+
+function findColumn(table: Table, column: string, ctx: ToolContext): number {
+  const titles = table.header ?? [];
+  const byTitle = titles.findIndex((t) => titleKey(t) === titleKey(column));
+  if (byTitle >= 0) return byTitle;
+  if (/^\s*\d+\s*$/.test(column)) {
+    const n = Number(column);
+    if (n >= 1 && n <= titles.length) return n - 1;
+  }
+  const expected = ctx.t('messages.column_expected', { titles: listText(titles.map((t, i) => t || columnLetter(i)), 20), max: titles.length });
+  throw new ToolError('invalid_option', { option: 'column', params: { option: 'column', expected, received: column.slice(0, 100) } });
+}
+
+const groupKey = (c: Cell) => (c === null ? 'null' : c instanceof Date ? `date:${c.getTime()}` : `${typeof c}:${String(c)}`);
+
+function groupName(c: Cell, ctx: ToolContext): string {
+  if (c === null || (typeof c === 'string' && c.trim() === '')) return ctx.name('empty');
+  return typeof c === 'number' || c instanceof Date ? csvText(c) : cellText(c);
+}
+
+export default defineTool({
+  id: 'split-by-column',
+  category: 'merge-split',
+  input: { kind: 'file', formats: ['xlsx', 'xls', 'csv'] },
+  options: v.strictObject({
+    column: v.pipe(v.string(), v.minLength(1), v.maxLength(255)),
+    format: outputFormat,
+    'include-column-in-name': v.optional(v.boolean(), false),
+    'keep-column': v.optional(v.boolean(), true),
+  }),
+  run({ file }, opts, ctx) {
+    const detectTypes = !(extensionOf(file.name) === 'csv' && opts.format === 'csv');
+    const table = readFirstTable(file, { hasHeader: true, detectTypes, report: ctx.message });
+    const col = findColumn(table, opts.column, ctx);
+    const title = table.header?.[col] || columnLetter(col);
+    const groups = new Map<string, { value: Cell; rows: Row[] }>();
+    for (const row of table.rows) {
+      const value = row[col] ?? null;
+      const key = groupKey(value);
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { value, rows: [] }));
+      g.rows.push(opts['keep-column'] ? row : row.filter((_, i) => i !== col));
+    }
+    const header = table.header && !opts['keep-column'] ? table.header.filter((_, i) => i !== col) : table.header;
+    const parts: Table[] = [...groups.values()].map((g) => {
+      const name = groupName(g.value, ctx);
+      return { name: opts['include-column-in-name'] ? `${title}-${name}` : name, header, rows: g.rows };
+    });
+    if (parts.length === 0) parts.push({ name: ctx.name('empty'), header, rows: [] });
+    const files = parts.map((p) => ctx.file(`${p.name}.${opts.format}`, opts.format === 'csv' ? writeCsv(p) : writeXlsx([p], ctx)));
+    return { files, preview: parts[0] };
+  },
+});
