@@ -19,7 +19,7 @@ const table: Table = {
     ['@x', 123456789012345, null, null, null],
     ['00123', 0, new Date(Date.UTC(1850, 0, 1)), null, null],
     ['  espacios  ', null, null, null, null],
-    ['_x0041_ literal', null, null, null, 'ñ€'],
+    ['línea 1\r\nlínea 2\ttab', null, null, null, 'ñ€ 😀'],
   ],
 };
 
@@ -33,7 +33,7 @@ test('writeXlsx: exceljs reads back every value with its type, and no formula', 
     ['@x', 123456789012345, null, null, null],
     ['00123', 0, '1850-01-01', null, null],
     ['  espacios  ', null, null, null, null],
-    ['_x0041_ literal', null, null, null, 'ñ€'],
+    ['línea 1\r\nlínea 2\ttab', null, null, null, 'ñ€ 😀'],
   ]);
   assert.deepEqual(sheet.formats[1].slice(2, 5), ['yyyy-mm-dd', 'General', 'hh:mm:ss']);
   assert.equal(sheet.formats[2][2], 'yyyy-mm-dd hh:mm:ss');
@@ -51,8 +51,24 @@ test('writeXlsx: the sheet XML holds no formula, dates as serial numbers, and is
 test('writeXlsx: our own reader gets the same table back', () => {
   const bytes = writeXlsx([table], ctx);
   const { tables } = readTables({ name: 'r.xlsx', bytes }, { hasHeader: true, sheets: 'all', detectTypes: true });
-  const expected = table.rows.map((r) => r.map((c) => (c instanceof Date && c.getUTCFullYear() === 1850 ? '1850-01-01' : c)));
+  // SheetJS reads a CRLF inside an xlsx cell as LF (Excel's own line break in a cell is LF); exceljs, above, keeps it.
+  const expected = table.rows.map((r) =>
+    r.map((c) => (c instanceof Date && c.getUTCFullYear() === 1850 ? '1850-01-01' : typeof c === 'string' ? c.replace('\r\n', '\n') : c)),
+  );
   assert.deepEqual(tables[0], { ...table, rows: expected });
+});
+
+test('writeXlsx: text XML cannot hold, and literal _xHHHH_, survive a reader that decodes OOXML escapes', () => {
+  const odd: Table = { name: 'S', header: null, rows: [['_x0041_ literal', 'ctl\u0001\u001fx', 'a & <b> "c"', '\ud800 lone']] };
+  const { tables } = readTables({ name: 'o.xlsx', bytes: writeXlsx([odd], ctx) }, { hasHeader: false, sheets: 'all', detectTypes: true });
+  assert.deepEqual(tables[0].rows, odd.rows);
+});
+
+test('writeXlsx: the title row is bold, columns are sized, the dimension is set', () => {
+  const xml = strFromU8(unzipSync(writeXlsx([table], ctx))['xl/worksheets/sheet1.xml']);
+  assert.match(xml, /<dimension ref="A1:E7"\/>/);
+  assert.match(xml, /<c r="A1" s="1" t="inlineStr">/);
+  assert.match(xml, /<col min="3" max="3" width="21" customWidth="1"\/>/);
 });
 
 test('writeXlsx: several tables are several sheets, names made valid and unique', async () => {
