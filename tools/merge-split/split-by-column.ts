@@ -8,7 +8,7 @@ import { ToolError } from '../core/errors.ts';
 import { extensionOf } from '../core/files.ts';
 import { outputFormat } from '../core/schema.ts';
 import { cellText, columnLetter, titleKey, type Cell, type Row, type Table } from '../core/table.ts';
-import { csvText, listText, readFirstTable, writeCsv, writeXlsx } from '../sheet/index.ts';
+import { csvText, listText, readFirstTable, writeCsv, writeXlsx, type SheetTable } from '../sheet/index.ts';
 
 function findColumn(table: Table, column: string, ctx: ToolContext): number {
   const titles = table.header ?? [];
@@ -52,12 +52,14 @@ export default defineTool({
       if (!g) groups.set(key, (g = { value, rows: [] }));
       g.rows.push(opts['keep-column'] ? row : row.filter((_, i) => i !== col));
     }
-    const header = table.header && !opts['keep-column'] ? table.header.filter((_, i) => i !== col) : table.header;
-    const parts: Table[] = [...groups.values()].map((g) => {
+    const drop = <T>(xs: T[] | null | undefined) => (xs && !opts['keep-column'] ? xs.filter((_, i) => i !== col) : (xs ?? undefined));
+    const header = drop(table.header) ?? null;
+    const titleCells = drop(table.titleCells);
+    const parts: SheetTable[] = [...groups.values()].map((g) => {
       const name = groupName(g.value, ctx);
-      return { name: opts['include-column-in-name'] ? `${title}-${name}` : name, header, rows: g.rows };
+      return { name: opts['include-column-in-name'] ? `${title}-${name}` : name, header, titleCells, rows: g.rows };
     });
-    if (parts.length === 0) parts.push({ name: ctx.name('empty'), header, rows: [] });
+    if (parts.length === 0) parts.push({ name: ctx.name('empty'), header, titleCells, rows: [] });
     const files = parts.map((p) => ctx.file(`${p.name}.${opts.format}`, opts.format === 'csv' ? writeCsv(p) : writeXlsx([p], ctx)));
     return { files, preview: parts[0] };
   },

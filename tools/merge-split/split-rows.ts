@@ -5,8 +5,7 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { extensionOf } from '../core/files.ts';
 import { hasHeader, outputFormat } from '../core/schema.ts';
-import type { Table } from '../core/table.ts';
-import { readFirstTable, writeCsv, writeXlsx } from '../sheet/index.ts';
+import { readFirstTable, writeCsv, writeXlsx, type SheetTable } from '../sheet/index.ts';
 
 export default defineTool({
   id: 'split-rows',
@@ -24,11 +23,12 @@ export default defineTool({
     const size = opts['rows-per-file'];
     const count = Math.max(1, Math.ceil(table.rows.length / size));
     const digits = Math.max(3, String(count).length);
-    const parts: Table[] = [];
+    const parts: SheetTable[] = [];
     for (let i = 0; i < count; i++) {
       const n = String(i + 1).padStart(digits, '0');
-      const header = i === 0 || opts['repeat-header'] ? table.header : null;
-      parts.push({ name: ctx.name('part', { n }), header, rows: table.rows.slice(i * size, (i + 1) * size) });
+      const titled = i === 0 || opts['repeat-header'];
+      const rows = table.rows.slice(i * size, (i + 1) * size);
+      parts.push({ name: ctx.name('part', { n }), header: titled ? table.header : null, titleCells: table.titleCells, rows });
     }
     const files = parts.map((p) => ctx.file(`${p.name}.${opts.format}`, opts.format === 'csv' ? writeCsv(p) : writeXlsx([p], ctx)));
     return { files, preview: parts[0] };

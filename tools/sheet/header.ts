@@ -11,9 +11,10 @@
 // - An optional last column holds each row's label (file or sheet name).
 import { columnLetter, titleKey, type Cell, type Row, type Table } from '../core/table.ts';
 import { listText, silent, type Report } from './report.ts';
+import { titleCell, type SheetTable } from './titles.ts';
 
 export interface StackSource {
-  table: Table;
+  table: SheetTable;
   /** File or sheet name: used in messages and in the label column. */
   label: string;
 }
@@ -30,6 +31,8 @@ export interface StackOptions {
 
 interface Layout {
   header: string[];
+  /** The titles as typed cells, each from the table it was first seen in. */
+  cells: Cell[];
   /** Per source: target column of each source column. */
   maps: number[][];
 }
@@ -47,6 +50,7 @@ function occurrenceKeys(header: string[]): string[] {
 
 function byName(sources: StackSource[], report: Report): Layout {
   const header: string[] = [];
+  const cells: Cell[] = [];
   const index = new Map<string, number>();
   const maps = sources.map((s, i) => {
     const titles = titlesOf(s.table);
@@ -57,6 +61,7 @@ function byName(sources: StackSource[], report: Report): Layout {
         at = header.length;
         index.set(k, at);
         header.push(titles[j]);
+        cells.push(j < (s.table.header?.length ?? 0) ? titleCell(s.table, j) : titles[j]);
       }
       return at;
     });
@@ -72,7 +77,7 @@ function byName(sources: StackSource[], report: Report): Layout {
     }
     return map;
   });
-  return { header, maps };
+  return { header, cells, maps };
 }
 
 /** The header as wide as the widest row: a column without a title has the title ''. */
@@ -87,10 +92,11 @@ const show = (title: string) => (title === '' ? '—' : title);
 function byPosition(sources: StackSource[], hasHeader: boolean, report: Report): Layout {
   const width = Math.max(0, ...sources.map((s) => widthOfSource(s.table)));
   const header: string[] = new Array(width).fill('');
+  const cells: Cell[] = new Array(width).fill('');
   const filled: boolean[] = new Array(width).fill(false);
   for (const s of sources) {
     (s.table.header ?? []).forEach((title, j) => {
-      if (!filled[j]) [header[j], filled[j]] = [title, true];
+      if (!filled[j]) [header[j], cells[j], filled[j]] = [title, titleCell(s.table, j), true];
     });
   }
   if (hasHeader) {
@@ -106,7 +112,7 @@ function byPosition(sources: StackSource[], hasHeader: boolean, report: Report):
       if (diffs.length) report('warning', 'titles_differ', { name: s.label, first: sources[0].label, differences: diffs.slice(0, 5).join('; ') + (diffs.length > 5 ? ` (+${diffs.length - 5})` : '') });
     }
   }
-  return { header, maps: sources.map((s) => Array.from({ length: widthOfSource(s.table) }, (_, j) => j)) };
+  return { header, cells, maps: sources.map((s) => Array.from({ length: widthOfSource(s.table) }, (_, j) => j)) };
 }
 
 function widthOfSource(t: Table): number {
@@ -118,7 +124,7 @@ function widthOfSource(t: Table): number {
 const isEmpty = (t: Table) => t.rows.length === 0 && (t.header === null || t.header.every((h) => h === ''));
 
 /** One table of all the sources' rows, in order, with aligned columns. */
-export function stackTables(sources: StackSource[], o: StackOptions): Table {
+export function stackTables(sources: StackSource[], o: StackOptions): SheetTable {
   const report = o.report ?? silent;
   const used = sources.filter((s) => {
     if (!isEmpty(s.table)) return true;
@@ -139,6 +145,8 @@ export function stackTables(sources: StackSource[], o: StackOptions): Table {
       rows.push(row);
     }
   });
-  const header = o.hasHeader ? (label ? [...layout.header, o.labelColumn!] : layout.header) : null;
-  return { name: o.name, header, rows };
+  if (!o.hasHeader) return { name: o.name, header: null, rows };
+  const header = label ? [...layout.header, o.labelColumn!] : layout.header;
+  const titleCells = label ? [...layout.cells, o.labelColumn!] : layout.cells;
+  return { name: o.name, header, titleCells, rows };
 }

@@ -19,3 +19,4 @@ export { detectType } from './detect-type.ts';
 export { serialToDate, dateToSerial, isTimeOnly } from './excel-date.ts';
 export { stackTables, type StackSource, type StackOptions } from './header.ts';
 export { listText, type Report } from './report.ts';
+export { titleRow, titleCell, type SheetTable } from './titles.ts';

@@ -17,6 +17,7 @@ import { columnLetter, withHeader, type Cell, type Row, type Table } from '../co
 import { readCsv } from './csv.ts';
 import { serialToDate } from './excel-date.ts';
 import { listText, silent, type Report } from './report.ts';
+import type { SheetTable } from './titles.ts';
 
 XLSX.set_cptable(cptable);
 
@@ -34,8 +35,8 @@ export interface ReadOptions {
 }
 
 export interface ReadResult {
-  /** One table per sheet read (one for a CSV, named after the file). */
-  tables: Table[];
+  /** One table per sheet read (one for a CSV, named after the file); workbook titles keep their typed cells. */
+  tables: SheetTable[];
   /** Every sheet name of a workbook, read or not; empty for a CSV. */
   sheetNames: string[];
 }
@@ -53,7 +54,7 @@ export function readTables(file: InputFile, o: ReadOptions): ReadResult {
 }
 
 /** The first table of a file; when a workbook has more sheets, a warning names the ones not used. */
-export function readFirstTable(file: InputFile, o: Omit<ReadOptions, 'sheets'>): Table {
+export function readFirstTable(file: InputFile, o: Omit<ReadOptions, 'sheets'>): SheetTable {
   const { tables, sheetNames } = readTables(file, { ...o, sheets: 'first' });
   if (sheetNames.length > 1) {
     (o.report ?? silent)('warning', 'sheets_unused', { name: file.name, sheet: sheetNames[0], sheets: listText(sheetNames.slice(1)) });
@@ -99,7 +100,9 @@ function readWorkbook(file: InputFile, o: ReadOptions): ReadResult {
   const names = o.sheets === 'first' ? wb.SheetNames.slice(0, 1) : wb.SheetNames;
   const tables = names.map((name) => {
     const rows = sheetRows(wb.Sheets[name], { date1904, file: file.name, sheet: name, report: o.report ?? silent });
-    return withHeader(name, rows, o.hasHeader);
+    const table: SheetTable = withHeader(name, rows, o.hasHeader);
+    if (o.hasHeader && rows.length > 0) table.titleCells = rows[0];
+    return table;
   });
   return { tables, sheetNames: [...wb.SheetNames] };
 }

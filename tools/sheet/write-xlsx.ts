@@ -19,6 +19,7 @@ import type { ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { columnLetter, isoDate, type Cell, type Table } from '../core/table.ts';
 import { dateToSerial, hasTime, isTimeOnly } from './excel-date.ts';
+import { titleRow, type SheetTable } from './titles.ts';
 
 export const XLSX_MAX_ROWS = 1_048_576;
 export const XLSX_MAX_COLUMNS = 16_384;
@@ -104,21 +105,24 @@ function cellXml(c: Cell, ref: string, title: boolean): string {
     const space = /^\s|\s$/.test(c) ? ' xml:space="preserve"' : '';
     return `<c r="${ref}"${title ? ` s="${STYLE_TITLE}"` : ''} t="inlineStr"><is><t${space}>${xmlText(c)}</t></is></c>`;
   }
-  if (typeof c === 'number') return Number.isFinite(c) ? `<c r="${ref}"><v>${c}</v></c>` : cellXml(String(c), ref, title);
-  if (typeof c === 'boolean') return `<c r="${ref}" t="b"><v>${c ? 1 : 0}</v></c>`;
+  const bold = title ? ` s="${STYLE_TITLE}"` : '';
+  if (typeof c === 'number') return Number.isFinite(c) ? `<c r="${ref}"${bold}><v>${c}</v></c>` : cellXml(String(c), ref, title);
+  if (typeof c === 'boolean') return `<c r="${ref}"${bold} t="b"><v>${c ? 1 : 0}</v></c>`;
   const serial = dateToSerial(c);
   if (serial === null) return Number.isNaN(c.getTime()) ? '' : cellXml(isoDate(c), ref, title);
+  // A date title keeps its date format rather than bold: a number format and a font need a style of their own.
   return `<c r="${ref}" s="${dateStyle(c)}"><v>${serial}</v></c>`;
 }
 
 /** Streams one worksheet's XML to `push` in pieces of about 64 KB. */
-function writeSheet(table: Table, push: (s: string) => void): void {
+function writeSheet(table: SheetTable, push: (s: string) => void): void {
+  const titles = titleRow(table);
   let width = table.header?.length ?? 0;
   for (const r of table.rows) if (r.length > width) width = r.length;
   const height = table.rows.length + (table.header ? 1 : 0);
   const letters = Array.from({ length: width }, (_, i) => columnLetter(i));
   const lengths = new Array<number>(width).fill(0);
-  const sample = table.header ? [table.header, ...table.rows.slice(0, 1000)] : table.rows.slice(0, 1000);
+  const sample = titles ? [titles, ...table.rows.slice(0, 1000)] : table.rows.slice(0, 1000);
   for (const r of sample) for (let c = 0; c < r.length; c++) lengths[c] = Math.max(lengths[c], displayLength(r[c]));
 
   const ref = height > 0 && width > 0 ? `A1:${letters[width - 1]}${height}` : 'A1';
@@ -143,7 +147,7 @@ function writeSheet(table: Table, push: (s: string) => void): void {
       out = '';
     }
   };
-  if (table.header) emit(table.header, true);
+  if (titles) emit(titles, true);
   for (const row of table.rows) emit(row, false);
   push(out + '</sheetData></worksheet>');
 }
@@ -204,9 +208,9 @@ function packageXml(names: string[]): Record<string, string> {
 const MTIME = new Date('2000-01-01T00:00:00Z');
 
 /** An .xlsx workbook (deflated) with one sheet per table; sheet names are made valid and unique. */
-export function writeXlsx(tables: Table[], ctx: Localizer): Uint8Array {
+export function writeXlsx(tables: SheetTable[], ctx: Localizer): Uint8Array {
   for (const t of tables) checkLimits(t, ctx);
-  const list: Table[] = tables.length > 0 ? tables : [{ name: '', header: null, rows: [] }];
+  const list: SheetTable[] = tables.length > 0 ? tables : [{ name: '', header: null, rows: [] }];
   const names = sheetNames(list.map((t) => t.name), ctx.name('sheet'));
   const chunks: Uint8Array[] = [];
   const zip = new Zip((err, data) => {

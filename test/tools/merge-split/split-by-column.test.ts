@@ -1,9 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import ExcelJS from 'exceljs';
 import tool from '../../../tools/merge-split/split-by-column.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { d, readXlsx } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
+
+/** A report-style workbook whose title row holds a year and a month (typed, not text). */
+async function typedTitles(): Promise<ReturnType<typeof inputFile>> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Informe');
+  ws.addRow(['Zona', 2024, d(2024, 1, 1)]);
+  ws.getCell('C1').numFmt = 'mmm yyyy';
+  ws.addRow(['Norte', 1, 2]);
+  ws.addRow(['Sur', 3, 4]);
+  return inputFile('informe.xlsx', new Uint8Array(await wb.xlsx.writeBuffer()));
+}
 
 const text = (b: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(b);
 const ciudades = inputFile('c.csv', 'Id,Ciudad,Importe\n001,Madrid,1.5\n002,Sevilla,2\n003,Madrid,3\n004,,4\n005,Málaga,5\n');
@@ -94,4 +106,10 @@ test('split-by-column: option and input errors', async () => {
   await rejectsWith(runTool(tool, [ciudades], { column: 'Ciudad', 'keep-column': 'no' }), 'invalid_option', { option: 'keep-column' });
   await rejectsWith(runTool(tool, [ciudades], { column: 'Ciudad', 'has-header': false }), 'unknown_option', { option: 'has-header' });
   await rejectsWith(runTool(tool, [inputFile('c.txt', 'x')], { column: 'x' }), 'unsupported_format', { option: 'file' });
+});
+
+test('split-by-column: a title row of numbers and dates keeps its types, also without the split column', async () => {
+  const out = await runTool(tool, [await typedTitles()], { column: '2024', 'keep-column': false });
+  assert.deepEqual(out.files.map((f) => f.name), ['1.xlsx', '3.xlsx']);
+  assert.deepEqual((await readXlsx(out.files[0].bytes))[0].rows, [['Zona', d(2024, 1, 1)], ['Norte', 2]]);
 });

@@ -1,9 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import ExcelJS from 'exceljs';
 import tool from '../../../tools/merge-split/split-rows.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { d, readXlsx } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
+
+/** A report-style workbook whose title row holds a year and a month (typed, not text). */
+async function typedTitles(): Promise<ReturnType<typeof inputFile>> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Informe');
+  ws.addRow(['Zona', 2024, d(2024, 1, 1)]);
+  ws.getCell('C1').numFmt = 'mmm yyyy';
+  ws.addRow(['Norte', 1, 2]);
+  ws.addRow(['Sur', 3, 4]);
+  return inputFile('informe.xlsx', new Uint8Array(await wb.xlsx.writeBuffer()));
+}
 
 const text = (b: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(b);
 const csvRows = (n: number) => 'id,valor\n' + Array.from({ length: n }, (_, i) => `${i + 1},v${i + 1}\n`).join('');
@@ -95,4 +107,13 @@ test('split-rows: rows-per-file bounds and option errors', async () => {
   await rejectsWith(runTool(tool, [f], { rows: 10 }), 'unknown_option', { option: 'rows' });
   await rejectsWith(runTool(tool, [inputFile('t.json', '{}')]), 'unsupported_format', { option: 'file' });
   await rejectsWith(runTool(tool, [f, f]), 'too_many_files', { option: 'file' });
+});
+
+test('split-rows: a title row of numbers and dates keeps its types in every part', async () => {
+  const out = await runTool(tool, [await typedTitles()], { 'rows-per-file': 1 });
+  const parts = await Promise.all(out.files.map(async (f) => (await readXlsx(f.bytes))[0].rows));
+  assert.deepEqual(parts, [
+    [['Zona', 2024, d(2024, 1, 1)], ['Norte', 1, 2]],
+    [['Zona', 2024, d(2024, 1, 1)], ['Sur', 3, 4]],
+  ]);
 });

@@ -1,10 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import ExcelJS from 'exceljs';
 import { unzipSync } from 'fflate';
 import tool from '../../../tools/merge-split/split-sheets.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { d, readXlsx } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
+
+/** A report-style workbook whose title row holds a year and a month (typed, not text). */
+async function typedTitles(): Promise<ReturnType<typeof inputFile>> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Informe');
+  ws.addRow(['Zona', 2024, d(2024, 1, 1)]);
+  ws.getCell('C1').numFmt = 'mmm yyyy';
+  ws.addRow(['Norte', 1, 2]);
+  ws.addRow(['Sur', 3, 4]);
+  return inputFile('informe.xlsx', new Uint8Array(await wb.xlsx.writeBuffer()));
+}
 
 const text = (b: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(b);
 
@@ -67,4 +79,10 @@ test('split-sheets: input and option errors', async () => {
   await rejectsWith(runTool(tool, [book], { format: 'pdf' }), 'invalid_option', { option: 'format' });
   await rejectsWith(runTool(tool, [book], { 'all-sheets': true }), 'unknown_option', { option: 'all-sheets' });
   await rejectsWith(runTool(tool, [inputFile('x.xls', new Uint8Array(512))]), 'invalid_file', { option: 'file', params: { name: 'x.xls', format: 'xls' } });
+});
+
+test('split-sheets: a title row of numbers and dates keeps its types', async () => {
+  const out = await runTool(tool, [await typedTitles()]);
+  assert.deepEqual((await readXlsx(out.files[0].bytes))[0].rows, [['Zona', 2024, d(2024, 1, 1)], ['Norte', 1, 2], ['Sur', 3, 4]]);
+  assert.deepEqual(out.preview?.columns, ['Zona', '2024', '2024-01-01']);
 });

@@ -22,6 +22,7 @@ test('stackTables by name: union of columns in first-seen order, titles as first
   assert.deepEqual(out, {
     name: 'm',
     header: ['Nombre', 'Importe', 'Fecha', 'Región', 'Origen'],
+    titleCells: ['Nombre', 'Importe', 'Fecha', 'Región', 'Origen'],
     rows: [
       ['x', 1, null, null, 'a.csv'],
       ['y', 2, null, 'Sur', 'b.csv'],
@@ -79,6 +80,19 @@ test('stackTables: empty tables are skipped with an info message', () => {
     ],
     { name: 'm', hasHeader: true, matchByName: true, labelColumn: null, report: c.report },
   );
-  assert.deepEqual(out, { name: 'm', header: ['x'], rows: [[1]] });
+  assert.deepEqual(out, { name: 'm', header: ['x'], titleCells: ['x'], rows: [[1]] });
   assert.deepEqual(c.msgs, [{ level: 'info', key: 'empty_source', params: { name: 'vacía' } }]);
+});
+
+test('stackTables: typed titles (years, dates) are carried from the table that first has them', () => {
+  const jan = new Date(Date.UTC(2024, 0, 1));
+  const out = stackTables(
+    [
+      { label: 'a', table: { name: 'a', header: ['Zona', '2024'], titleCells: ['Zona', 2024], rows: [['N', 1]] } },
+      { label: 'b', table: { name: 'b', header: ['zona', '2024-01-01'], titleCells: ['zona', jan], rows: [['S', 2]] } },
+    ],
+    { name: 'm', hasHeader: true, matchByName: true, labelColumn: null },
+  );
+  assert.deepEqual(out.header, ['Zona', '2024', '2024-01-01']);
+  assert.deepEqual(out.titleCells, ['Zona', 2024, jan]);
 });

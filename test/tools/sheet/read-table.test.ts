@@ -21,8 +21,11 @@ async function exceljsFile(name: string, build: (wb: ExcelJS.Workbook) => void):
   return inputFile(name, new Uint8Array(await wb.xlsx.writeBuffer()));
 }
 
-const all = (file: InputFile, hasHeader = true, report?: ReturnType<typeof collector>['report']) =>
-  readTables(file, { hasHeader, sheets: 'all', detectTypes: true, report });
+const all = (file: InputFile, hasHeader = true, report?: ReturnType<typeof collector>['report']) => {
+  const res = readTables(file, { hasHeader, sheets: 'all', detectTypes: true, report });
+  // The typed title row is checked in its own test; elsewhere tables are compared as plain tables.
+  return { ...res, tables: res.tables.map(({ titleCells: _, ...t }) => t) };
+};
 
 test('readTables: an xlsx written by exceljs keeps every type (dates, text ids, accents, booleans, formula results)', () => {
   const { tables, sheetNames } = all(fixture('ventas.xlsx'));
@@ -39,6 +42,19 @@ test('readTables: an xlsx written by exceljs keeps every type (dates, text ids, 
       ],
     },
   ]);
+});
+
+test('readTables: a workbook\'s title row keeps its typed cells next to the text titles', async () => {
+  const file = await exceljsFile('t.xlsx', (wb) => {
+    const ws = wb.addWorksheet('S');
+    ws.addRow(['Zona', 2024, d(2024, 1, 1)]);
+    ws.getCell('C1').numFmt = 'yyyy-mm-dd';
+    ws.addRow(['N', 1, 2]);
+  });
+  const [t] = readTables(file, { hasHeader: true, sheets: 'first', detectTypes: true }).tables;
+  assert.deepEqual(t.header, ['Zona', '2024', '2024-01-01']);
+  assert.deepEqual(t.titleCells, ['Zona', 2024, d(2024, 1, 1)]);
+  assert.equal(readTables(fixture('ventas.csv'), { hasHeader: true, sheets: 'first', detectTypes: true }).tables[0].titleCells, undefined);
 });
 
 test('readTables: has-header false keeps the title row as data', () => {

@@ -55,13 +55,21 @@ test('writeXlsx: our own reader gets the same table back', () => {
   const expected = table.rows.map((r) =>
     r.map((c) => (c instanceof Date && c.getUTCFullYear() === 1850 ? '1850-01-01' : typeof c === 'string' ? c.replace('\r\n', '\n') : c)),
   );
-  assert.deepEqual(tables[0], { ...table, rows: expected });
+  assert.deepEqual(tables[0], { ...table, titleCells: table.header, rows: expected });
 });
 
 test('writeXlsx: text XML cannot hold, and literal _xHHHH_, survive a reader that decodes OOXML escapes', () => {
   const odd: Table = { name: 'S', header: null, rows: [['_x0041_ literal', 'ctl\u0001\u001fx', 'a & <b> "c"', '\ud800 lone']] };
   const { tables } = readTables({ name: 'o.xlsx', bytes: writeXlsx([odd], ctx) }, { hasHeader: false, sheets: 'all', detectTypes: true });
   assert.deepEqual(tables[0].rows, odd.rows);
+});
+
+test('writeXlsx: typed title cells are written as they are (a year stays a number, a date a date)', async () => {
+  const t = { name: 'S', header: ['Zona', '2024', '2024-01-01'], titleCells: ['Zona', 2024, d(2024, 1, 1)], rows: [['N', 1, 2]] };
+  const [sheet] = await readXlsx(writeXlsx([t], ctx));
+  assert.deepEqual(sheet.rows, [['Zona', 2024, d(2024, 1, 1)], ['N', 1, 2]]);
+  const stale = { ...t, header: ['Zona'] };
+  assert.deepEqual((await readXlsx(writeXlsx([stale], ctx)))[0].rows[0], ['Zona', null, null]);
 });
 
 test('writeXlsx: the title row is bold, columns are sized, the dimension is set', () => {

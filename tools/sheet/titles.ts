@@ -1,0 +1,19 @@
+// Titles as read: the table model keeps titles as text (to match and show them), but a workbook's title row
+// may hold numbers or dates (years, months across a report). Readers keep that row's typed cells here so
+// that writers can put it back unchanged; anything that rebuilds titles carries them along.
+import type { Cell, Table } from '../core/table.ts';
+
+/** A table that may remember its title row as typed cells, one per title. */
+export type SheetTable = Table & { titleCells?: Cell[] };
+
+/** The title row to write: the typed cells when they still match the titles, else the titles as text. */
+export function titleRow(t: SheetTable): Cell[] | null {
+  if (!t.header) return null;
+  return t.titleCells && t.titleCells.length === t.header.length ? t.titleCells : t.header;
+}
+
+/** The typed title of column `i` (its text when no typed row is known). */
+export function titleCell(t: SheetTable, i: number): Cell {
+  const row = titleRow(t);
+  return row?.[i] ?? t.header?.[i] ?? '';
+}
