@@ -1,0 +1,79 @@
+// The real entry point, as `npm start` runs it: start-up, a bad variable, DNS-rebinding check, SIGTERM.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'node:http';
+
+const MAIN = new URL('../../mcp/main.ts', import.meta.url).pathname;
+
+function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'st-main-')), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function listening(output: () => string): Promise<string> {
+  for (let i = 0; i < 300; i++) {
+    const m = /listening on (http:\/\/[^\s]+)/.exec(output());
+    if (m) return m[1];
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`server did not start: ${output()}`);
+}
+
+/** GET with an explicit Host header (fetch does not allow setting it). */
+function getWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('process: starts with defaults on loopback, refuses foreign Host headers, exits 0 on SIGTERM', async () => {
+  const { child, output, exited } = start({ PORT: '0' });
+  try {
+    const base = await listening(output);
+    const health = await fetch(`${base}/health`);
+    assert.equal(health.status, 200);
+    assert.equal((await health.json() as { ok: boolean }).ok, true);
+    assert.equal(await getWithHost(`${base}/health`, 'evil.example'), 403, 'DNS rebinding: a foreign Host is refused on a loopback bind');
+    assert.equal(await getWithHost(`${base}/health`, 'localhost:3000'), 200);
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+test('process: a bad variable stops start-up with a message naming it', async () => {
+  const { output, exited } = start({ PORT: 'abc' });
+  assert.equal(await exited, 1);
+  assert.match(output(), /PORT/);
+});
+
+test('process: ALLOWED_ORIGINS refuses other browser origins', async () => {
+  const { child, output, exited } = start({ PORT: '0', ALLOWED_ORIGINS: 'https://app.example' });
+  try {
+    const base = await listening(output);
+    assert.equal((await fetch(`${base}/api/v1/tools`, { headers: { origin: 'https://evil.example' } })).status, 403);
+    assert.equal((await fetch(`${base}/api/v1/tools`, { headers: { origin: 'https://app.example' } })).status, 200);
+    assert.equal((await fetch(`${base}/api/v1/tools`)).status, 200, 'non-browser callers send no Origin');
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
