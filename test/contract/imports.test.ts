@@ -1,12 +1,13 @@
 // The dependency rules of design §2, by a cheap scan of import specifiers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 function filesUnder(dir: string): string[] {
+  if (!existsSync(join(ROOT, dir))) return [];
   return readdirSync(join(ROOT, dir)).flatMap((name) => {
     const path = join(dir, name);
     return statSync(join(ROOT, path)).isDirectory() ? filesUnder(path) : path.endsWith('.ts') ? [path] : [];
