@@ -1,23 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import ExcelJS from 'exceljs';
 import tool from '../../../tools/merge-split/split-by-column.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
+import { textOf, typedTitles } from '../../helpers/typed-titles.ts';
 import { d, readXlsx } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 
-/** A report-style workbook whose title row holds a year and a month (typed, not text). */
-async function typedTitles(): Promise<ReturnType<typeof inputFile>> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('Informe');
-  ws.addRow(['Zona', 2024, d(2024, 1, 1)]);
-  ws.getCell('C1').numFmt = 'mmm yyyy';
-  ws.addRow(['Norte', 1, 2]);
-  ws.addRow(['Sur', 3, 4]);
-  return inputFile('informe.xlsx', new Uint8Array(await wb.xlsx.writeBuffer()));
-}
-
-const text = (b: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(b);
 const ciudades = inputFile('c.csv', 'Id,Ciudad,Importe\n001,Madrid,1.5\n002,Sevilla,2\n003,Madrid,3\n004,,4\n005,Málaga,5\n');
 const sheetRows = async (bytes: Uint8Array) => (await readXlsx(bytes))[0].rows;
 
@@ -53,7 +41,7 @@ test('split-by-column: include-column-in-name and keep-column false', async () =
 
 test('split-by-column: CSV to CSV keeps the text of every value exactly', async () => {
   const out = await runTool(tool, [fixture('latin1.csv')], { column: 'Ciudad', format: 'csv' });
-  assert.deepEqual(out.files.map((f) => [f.name, text(f.bytes)]), [
+  assert.deepEqual(out.files.map((f) => [f.name, textOf(f.bytes)]), [
     ['Málaga.csv', '\uFEFFAño,Ciudad,Importe\r\n2024,Málaga,"1,5"\r\n'],
     ['Cáceres.csv', '\uFEFFAño,Ciudad,Importe\r\n2023,Cáceres,"-2,25"\r\n'],
   ]);
@@ -72,14 +60,14 @@ test('split-by-column: workbook values keep their types; dates, numbers and bool
   assert.deepEqual(byNumber.files.map((f) => f.name), ['1250.5.csv', '-3.csv', '0.1.csv', '2501.csv']);
   const byText = await runTool(tool, [fixture('ventas.xlsx')], { column: 'Notas', format: 'csv' });
   assert.deepEqual(byText.files.map((f) => f.name), ['=SUM(A1).csv', '+34 600 000 000.csv', '@mención.csv', 'vacío.csv']);
-  assert.equal(text(byText.files[0].bytes).split('\r\n')[1], '2024-01-15,Muñoz Peña,00123,1250.5,true,=SUM(A1)');
+  assert.equal(textOf(byText.files[0].bytes).split('\r\n')[1], '2024-01-15,Muñoz Peña,00123,1250.5,true,=SUM(A1)');
 });
 
 test('split-by-column: values that are not safe file names are sanitized and kept apart', async () => {
   const f = inputFile('s.csv', 'k,v\na/b,1\nMadrid,2\nmadrid,3\n../x,4\n');
   const out = await runTool(tool, [f], { column: 'k', format: 'csv' });
   assert.deepEqual(out.files.map((x) => x.name), ['a_b.csv', 'Madrid.csv', 'madrid (2).csv', 'x.csv']);
-  assert.equal(text(out.files[2].bytes), '\uFEFFk,v\r\nmadrid,3\r\n');
+  assert.equal(textOf(out.files[2].bytes), '\uFEFFk,v\r\nmadrid,3\r\n');
 });
 
 test('split-by-column: names in English', async () => {

@@ -1,23 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import ExcelJS from 'exceljs';
 import tool from '../../../tools/merge-split/split-rows.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
+import { textOf, typedTitles } from '../../helpers/typed-titles.ts';
 import { d, readXlsx } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 
-/** A report-style workbook whose title row holds a year and a month (typed, not text). */
-async function typedTitles(): Promise<ReturnType<typeof inputFile>> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('Informe');
-  ws.addRow(['Zona', 2024, d(2024, 1, 1)]);
-  ws.getCell('C1').numFmt = 'mmm yyyy';
-  ws.addRow(['Norte', 1, 2]);
-  ws.addRow(['Sur', 3, 4]);
-  return inputFile('informe.xlsx', new Uint8Array(await wb.xlsx.writeBuffer()));
-}
-
-const text = (b: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(b);
 const csvRows = (n: number) => 'id,valor\n' + Array.from({ length: n }, (_, i) => `${i + 1},v${i + 1}\n`).join('');
 
 test('split-rows: rows-per-file defaults to 1000; the last part holds the rest; titles in every part', async () => {
@@ -47,22 +35,22 @@ test('split-rows: an xlsx keeps every cell and type across parts', async () => {
 
 test('split-rows: repeat-header false puts the titles in the first part only', async () => {
   const out = await runTool(tool, [inputFile('t.csv', csvRows(3))], { 'rows-per-file': 2, 'repeat-header': false, format: 'csv' });
-  assert.deepEqual(out.files.map((f) => text(f.bytes)), ['\uFEFFid,valor\r\n1,v1\r\n2,v2\r\n', '\uFEFF3,v3\r\n']);
+  assert.deepEqual(out.files.map((f) => textOf(f.bytes)), ['\uFEFFid,valor\r\n1,v1\r\n2,v2\r\n', '\uFEFF3,v3\r\n']);
 });
 
 test('split-rows: has-header false counts the first row as data', async () => {
   const out = await runTool(tool, [inputFile('t.csv', csvRows(3))], { 'rows-per-file': 2, 'has-header': false, format: 'csv' });
-  assert.deepEqual(out.files.map((f) => text(f.bytes)), ['\uFEFFid,valor\r\n1,v1\r\n', '\uFEFF2,v2\r\n3,v3\r\n']);
+  assert.deepEqual(out.files.map((f) => textOf(f.bytes)), ['\uFEFFid,valor\r\n1,v1\r\n', '\uFEFF2,v2\r\n3,v3\r\n']);
 });
 
 test('split-rows: CSV to CSV keeps every value\'s text exactly (decimal commas, dates, ids, quotes, newlines)', async () => {
   const out = await runTool(tool, [fixture('semicolon.csv')], { 'rows-per-file': 1, format: 'csv' });
-  assert.deepEqual(out.files.map((f) => [f.name, text(f.bytes)]), [
+  assert.deepEqual(out.files.map((f) => [f.name, textOf(f.bytes)]), [
     ['parte-001.csv', '\uFEFFid,nombre,nota,importe,fecha\r\n00123,Pérez; Juan,"línea 1\nlínea 2","1,5",2024-01-31\r\n'],
     ['parte-002.csv', '\uFEFFid,nombre,nota,importe,fecha\r\n0042,Zoë,"dice ""hola""",10,31/12/2023\r\n'],
   ]);
   const latin = await runTool(tool, [fixture('latin1.csv')], { format: 'csv' });
-  assert.equal(text(latin.files[0].bytes), '\uFEFFAño,Ciudad,Importe\r\n2024,Málaga,"1,5"\r\n2023,Cáceres,"-2,25"\r\n');
+  assert.equal(textOf(latin.files[0].bytes), '\uFEFFAño,Ciudad,Importe\r\n2024,Málaga,"1,5"\r\n2023,Cáceres,"-2,25"\r\n');
   assert.deepEqual(latin.messages.map((m) => m.level), ['info']);
 });
 
@@ -74,7 +62,7 @@ test('split-rows: CSV to xlsx types the values; xlsx to CSV writes them plainly'
     ['0042', 'Zoë', 'dice "hola"', 10, d(2023, 12, 31)],
   ]);
   const toCsv = await runTool(tool, [fixture('ventas.xls')], { format: 'csv' });
-  assert.equal(text(toCsv.files[0].bytes), '\uFEFFFecha,Ciudad,Código,Activo\r\n2024-01-15,Córdoba,00123,true\r\n2024-02-15T12:00:00,Logroño,42,false\r\n');
+  assert.equal(textOf(toCsv.files[0].bytes), '\uFEFFFecha,Ciudad,Código,Activo\r\n2024-01-15,Córdoba,00123,true\r\n2024-02-15T12:00:00,Logroño,42,false\r\n');
   assert.match(toCsv.messages[0].text, /«ventas\.xls».*"Otra"/);
 });
 
@@ -87,7 +75,7 @@ test('split-rows: part numbers grow past three digits when needed', async () => 
 
 test('split-rows: a table without data rows gives one part with the titles', async () => {
   const out = await runTool(tool, [inputFile('t.csv', 'a,b\n')], { format: 'csv', language: 'en' });
-  assert.deepEqual(out.files.map((f) => [f.name, text(f.bytes)]), [['part-001.csv', '\uFEFFa,b\r\n']]);
+  assert.deepEqual(out.files.map((f) => [f.name, textOf(f.bytes)]), [['part-001.csv', '\uFEFFa,b\r\n']]);
 });
 
 test('split-rows: names in English', async () => {

@@ -1,24 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import ExcelJS from 'exceljs';
 import { unzipSync } from 'fflate';
 import tool from '../../../tools/merge-split/split-sheets.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
+import { textOf, typedTitles } from '../../helpers/typed-titles.ts';
 import { d, readXlsx } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 
-/** A report-style workbook whose title row holds a year and a month (typed, not text). */
-async function typedTitles(): Promise<ReturnType<typeof inputFile>> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('Informe');
-  ws.addRow(['Zona', 2024, d(2024, 1, 1)]);
-  ws.getCell('C1').numFmt = 'mmm yyyy';
-  ws.addRow(['Norte', 1, 2]);
-  ws.addRow(['Sur', 3, 4]);
-  return inputFile('informe.xlsx', new Uint8Array(await wb.xlsx.writeBuffer()));
-}
-
-const text = (b: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(b);
 
 test('split-sheets: one xlsx per sheet, named after it, every cell kept', async () => {
   const out = await runTool(tool, [fixture('dos-hojas.xlsx')]);
@@ -40,15 +28,15 @@ test('split-sheets: format csv gives one CSV per sheet (comma, BOM, CRLF, titles
   const out = await runTool(tool, [fixture('ventas.xls')], { format: 'csv' });
   assert.deepEqual(out.files.map((f) => [f.name, f.contentType]), [['Ciudades.csv', 'text/csv; charset=utf-8'], ['Otra.csv', 'text/csv; charset=utf-8']]);
   assert.deepEqual([...out.files[0].bytes.slice(0, 3)], [0xef, 0xbb, 0xbf]);
-  assert.equal(text(out.files[0].bytes), '\uFEFFFecha,Ciudad,Código,Activo\r\n2024-01-15,Córdoba,00123,true\r\n2024-02-15T12:00:00,Logroño,42,false\r\n');
-  assert.equal(text(out.files[1].bytes), '\uFEFFNota\r\nñandú\r\n');
+  assert.equal(textOf(out.files[0].bytes), '\uFEFFFecha,Ciudad,Código,Activo\r\n2024-01-15,Córdoba,00123,true\r\n2024-02-15T12:00:00,Logroño,42,false\r\n');
+  assert.equal(textOf(out.files[1].bytes), '\uFEFFNota\r\nñandú\r\n');
   assert.equal(out.textPreview, 'Fecha,Ciudad,Código,Activo\r\n2024-01-15,Córdoba,00123,true\r\n2024-02-15T12:00:00,Logroño,42,false\r\n');
 });
 
 test('split-sheets: CSV keeps formula-looking text, ids and decimals exactly', async () => {
   const out = await runTool(tool, [fixture('ventas.xlsx')], { format: 'csv' });
   assert.equal(
-    text(out.files[0].bytes),
+    textOf(out.files[0].bytes),
     '\uFEFFFecha,Cliente,Código,Importe,Pagado,Notas\r\n' +
       '2024-01-15,Muñoz Peña,00123,1250.5,true,=SUM(A1)\r\n' +
       '2024-02-29T13:45:00,Ángela Ibáñez,4111111111111111,-3,false,+34 600 000 000\r\n' +
@@ -60,7 +48,7 @@ test('split-sheets: CSV keeps formula-looking text, ids and decimals exactly', a
 test('split-sheets: has-header false only changes the preview, never the files', async () => {
   const a = await runTool(tool, [fixture('dos-hojas.xlsx')], { 'has-header': false, format: 'csv' });
   const b = await runTool(tool, [fixture('dos-hojas.xlsx')], { format: 'csv' });
-  assert.deepEqual(a.files.map((f) => text(f.bytes)), b.files.map((f) => text(f.bytes)));
+  assert.deepEqual(a.files.map((f) => textOf(f.bytes)), b.files.map((f) => textOf(f.bytes)));
   assert.deepEqual(a.preview?.columns, ['A', 'B', 'C']);
   assert.deepEqual(a.preview?.rows[0], ['Producto', 'Unidades', 'Fecha']);
 });
