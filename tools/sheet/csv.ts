@@ -4,6 +4,7 @@
 //
 // The parser is our own, not papaparse: papaparse picks one line ending per file, so a file mixing CRLF and
 // LF loses row breaks. The reader never trims a value.
+import { ToolError } from '../core/errors.ts';
 import { baseNameOf, type InputFile } from '../core/files.ts';
 import { isoDate, type Cell, type Row, type Table } from '../core/table.ts';
 import { detectType } from './detect-type.ts';
@@ -183,6 +184,8 @@ export interface CsvReadOptions {
   detectTypes: boolean;
   /** One character; detected when left out. */
   delimiter?: string;
+  /** The request field the file came in, for errors. */
+  option?: 'file' | 'files';
   report?: Report;
 }
 
@@ -209,6 +212,9 @@ export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
   let start = 0;
   while (start < end && isBlank(all[start])) start++;
   const raw = all.slice(start, end);
+  // A file with no row at all (empty, only a BOM, only blank lines) is no table: refuse it rather than
+  // answer with an empty result that looks like success.
+  if (raw.length === 0) throw new ToolError('invalid_file', { option: o.option ?? 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });
 
   let width = 0;
   for (const r of raw) if (r.length > width) width = r.length;

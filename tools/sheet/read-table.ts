@@ -46,7 +46,7 @@ const WORKBOOK_FORMATS = new Set(['xlsx', 'xls', 'ods', 'xlsm', 'xlsb']);
 export function readTables(file: InputFile, o: ReadOptions): ReadResult {
   const format = extensionOf(file.name);
   if (format === 'csv') {
-    const { table } = readCsv(file, { hasHeader: o.hasHeader, detectTypes: o.detectTypes, delimiter: o.delimiter, report: o.report });
+    const { table } = readCsv(file, { hasHeader: o.hasHeader, detectTypes: o.detectTypes, delimiter: o.delimiter, option: o.option, report: o.report });
     return { tables: [table], sheetNames: [] };
   }
   if (!WORKBOOK_FORMATS.has(format)) throw invalidFile(file, o.option);

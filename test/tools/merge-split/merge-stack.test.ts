@@ -74,10 +74,19 @@ test('merge-stack: CSV, xlsx and xls together; CSV values are typed, ids and for
   assert.ok(sheet.rows.flat().every((c) => c === null || typeof c !== 'object' || c instanceof Date), 'no formula cells');
 });
 
-test('merge-stack: an empty file adds nothing and is named in an info message', async () => {
-  const out = await runTool(tool, [inputFile('a.csv', 'x\n1\n'), inputFile('vacio.csv', '')], { 'add-source-column': false });
+test('merge-stack: an empty file is refused as invalid_file naming it, not merged as nothing', async () => {
+  await assert.rejects(runTool(tool, [inputFile('a.csv', 'x\n1\n'), inputFile('vacio.csv', '')]), (e: { code: string; detail: { option: string; params: { name: string } } }) => {
+    assert.equal(e.code, 'invalid_file');
+    assert.equal(e.detail.option, 'files');
+    assert.equal(e.detail.params.name, 'vacio.csv');
+    return true;
+  });
+});
+
+test('merge-stack: a file with titles but no rows adds no row and no warning', async () => {
+  const out = await runTool(tool, [inputFile('a.csv', 'x\n1\n'), inputFile('vacio.csv', 'x\n')], { 'add-source-column': false });
   assert.deepEqual((await readXlsx(out.files[0].bytes))[0].rows, [['x'], [1]]);
-  assert.deepEqual(out.messages, [{ level: 'info', text: '«vacio.csv» está vacío: no aporta filas.' }]);
+  assert.deepEqual(out.messages, []);
 });
 
 test('merge-stack: names in English', async () => {

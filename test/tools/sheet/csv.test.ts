@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeText, detectDelimiter, parseCsv, plainNumber, readCsv, writeCsv } from '../../../tools/sheet/csv.ts';
+import type { ToolError } from '../../../tools/core/errors.ts';
+import { errorBody } from '../../../tools/core/wire.ts';
 import { fixture, inputFile } from '../../helpers/run-tool.ts';
 import { d } from '../../helpers/read-xlsx.ts';
 
@@ -199,4 +201,18 @@ test('csv round trip: what writeCsv writes, readCsv reads back exactly', () => {
   const back = readCsv(inputFile('x.csv', bytes), { hasHeader: true, detectTypes: false });
   assert.deepEqual(back.table.rows, [rows[0], [null, null, 'x', null, null, null, null]]);
   assert.equal(back.delimiter, ',');
+});
+
+test('csv: an empty file, a lone BOM or only blank lines is invalid_file with its own message', async () => {
+  for (const bytes of [new Uint8Array(0), new Uint8Array([0xef, 0xbb, 0xbf]), new TextEncoder().encode('\r\n\n\r\n')]) {
+    assert.throws(
+      () => readCsv({ name: 'vacío.csv', bytes }, { hasHeader: true, detectTypes: true, option: 'files' }),
+      (e: ToolError) => {
+        assert.equal(e.code, 'invalid_file');
+        assert.equal(e.detail.option, 'files');
+        assert.equal(errorBody(e, 'en').message, 'The file "vacío.csv" is empty: it holds no row of data.');
+        return true;
+      },
+    );
+  }
 });
