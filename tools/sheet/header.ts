@@ -9,7 +9,7 @@
 //   tables fill titles past its width); a warning names the titles that differ.
 // - Empty tables are skipped with an info message.
 // - An optional last column holds each row's label (file or sheet name).
-import { columnLetter, titleKey, type Cell, type Row, type Table } from '../core/table.ts';
+import { columnLetter, titleKey, widthOf, type Cell, type Row, type Table } from '../core/table.ts';
 import { listText, silent, type Report } from './report.ts';
 import { titleCell, type SheetTable } from './titles.ts';
 
@@ -52,6 +52,9 @@ function byName(sources: StackSource[], report: Report): Layout {
   const header: string[] = [];
   const cells: Cell[] = [];
   const index = new Map<string, number>();
+  const firstTitles = titlesOf(sources[0].table);
+  const firstKeys = occurrenceKeys(firstTitles);
+  const firstSet = new Set(firstKeys);
   const maps = sources.map((s, i) => {
     const titles = titlesOf(s.table);
     const keys = occurrenceKeys(titles);
@@ -67,9 +70,6 @@ function byName(sources: StackSource[], report: Report): Layout {
     });
     if (i > 0) {
       const mine = new Set(keys);
-      const firstTitles = titlesOf(sources[0].table);
-      const firstKeys = occurrenceKeys(firstTitles);
-      const firstSet = new Set(firstKeys);
       const missing = firstKeys.flatMap((k, j) => (mine.has(k) ? [] : [firstTitles[j]]));
       const added = keys.flatMap((k, j) => (firstSet.has(k) ? [] : [titles[j]]));
       if (missing.length) report('warning', 'columns_missing', { name: s.label, first: sources[0].label, columns: listText(missing.map(show)) });
@@ -83,14 +83,14 @@ function byName(sources: StackSource[], report: Report): Layout {
 /** The header as wide as the widest row: a column without a title has the title ''. */
 function titlesOf(t: Table): string[] {
   const h = t.header ?? [];
-  const w = widthOfSource(t);
+  const w = widthOf(t);
   return h.length >= w ? h : [...h, ...new Array<string>(w - h.length).fill('')];
 }
 
 const show = (title: string) => (title === '' ? '—' : title);
 
 function byPosition(sources: StackSource[], hasHeader: boolean, report: Report): Layout {
-  const width = Math.max(0, ...sources.map((s) => widthOfSource(s.table)));
+  const width = Math.max(0, ...sources.map((s) => widthOf(s.table)));
   const header: string[] = new Array(width).fill('');
   const cells: Cell[] = new Array(width).fill('');
   const filled: boolean[] = new Array(width).fill(false);
@@ -112,13 +112,7 @@ function byPosition(sources: StackSource[], hasHeader: boolean, report: Report):
       if (diffs.length) report('warning', 'titles_differ', { name: s.label, first: sources[0].label, differences: diffs.slice(0, 5).join('; ') + (diffs.length > 5 ? ` (+${diffs.length - 5})` : '') });
     }
   }
-  return { header, cells, maps: sources.map((s) => Array.from({ length: widthOfSource(s.table) }, (_, j) => j)) };
-}
-
-function widthOfSource(t: Table): number {
-  let w = t.header?.length ?? 0;
-  for (const r of t.rows) if (r.length > w) w = r.length;
-  return w;
+  return { header, cells, maps: sources.map((s) => Array.from({ length: widthOf(s.table) }, (_, j) => j)) };
 }
 
 const isEmpty = (t: Table) => t.rows.length === 0 && (t.header === null || t.header.every((h) => h === ''));
