@@ -14,10 +14,6 @@ export type InputSpec =
   | { kind: 'file'; formats: readonly Format[] }
   | { kind: 'files'; formats: readonly Format[]; min: number; max: number };
 
-export function fieldOf(spec: InputSpec): 'file' | 'files' {
-  return spec.kind;
-}
-
 /** Lower-case extension without the dot, or '' when the name has none. */
 export function extensionOf(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
@@ -30,10 +26,6 @@ export function baseNameOf(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? name;
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(0, dot) : base;
-}
-
-export function formatOf(file: InputFile): Format {
-  return extensionOf(file.name) as Format;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -54,7 +46,7 @@ export function decodedSizeOf(text: string): number {
 
 /** Count and extension checks, in the order the caller can fix them. */
 export function checkFiles(spec: InputSpec, files: InputFile[]): void {
-  const option = fieldOf(spec);
+  const option = spec.kind;
   if (files.length === 0) throw new ToolError('missing_file', { option });
   if (spec.kind === 'file' && files.length > 1) throw new ToolError('too_many_files', { option, params: { max: 1 } });
   if (spec.kind === 'files') {

@@ -9,10 +9,6 @@ export function listTools(): readonly AnyTool[] {
   return tools as readonly AnyTool[];
 }
 
-export function findTool(id: string): AnyTool | undefined {
-  return BY_ID.get(id);
-}
-
 export function getTool(id: string): AnyTool {
   const tool = BY_ID.get(id);
   if (!tool) throw new ToolError('unknown_tool', { params: { tool: id.slice(0, 100) } });

@@ -50,11 +50,6 @@ export function withHeader(name: string, rows: Row[], hasHeader: boolean): Table
   return { name, header: first.map(cellText), rows: rest };
 }
 
-/** Header and rows as one list of rows, as a writer needs them. */
-export function allRows(table: Table): Row[] {
-  return table.header ? [table.header, ...table.rows] : table.rows;
-}
-
 /** Key under which titles are matched: case and outer spaces do not count. */
 export function titleKey(title: string): string {
   return title.trim().toLocaleLowerCase('und');
