@@ -7,6 +7,7 @@ import type { AnyTool } from '../tools/core/define.ts';
 import { ERROR_CODES, ERROR_STATUS } from '../tools/core/errors.ts';
 import { listTools } from '../tools/core/registry.ts';
 import { jsonSchemaOf, type JsonSchema } from '../tools/core/schema.ts';
+import { ERROR_BODY_SCHEMA, MESSAGE_SCHEMA, PREVIEW_SCHEMA, resultFileSchema, runResponseSchema } from '../tools/core/wire-schema.ts';
 import { runPath } from './catalogue.ts';
 import { MAX_FIELDS } from './multipart.ts';
 import { MESSAGES_HEADER } from './run.ts';
@@ -106,22 +107,18 @@ function getOperation(id: string, lang: Lang, content: Obj, parameters: Obj[] = 
   };
 }
 
+/** A shared wire schema with this document's descriptions: on the schema, and on some of its properties. */
+function described(schema: Obj, description: string, properties: Record<string, string> = {}): Obj {
+  const props = { ...(schema.properties as Record<string, Obj>) };
+  for (const [name, text] of Object.entries(properties)) props[name] = { ...props[name], description: text };
+  return { ...schema, description, properties: props };
+}
+
 function schemas(lang: Lang): Obj {
   const d = (key: string) => t(lang, `openapi.schemas.${key}`);
-  const nullable = (schema: Obj) => ({ anyOf: [schema, { type: 'null' }] });
+  const runResponse = runResponseSchema({ file: ref('schemas', 'ResultFile'), preview: ref('schemas', 'Preview'), message: ref('schemas', 'Message') });
   return {
-    Error: {
-      type: 'object',
-      description: d('error'),
-      required: ['ok', 'error', 'message', 'option'],
-      additionalProperties: false,
-      properties: {
-        ok: { type: 'boolean', const: false },
-        error: { type: 'string', enum: [...ERROR_CODES], description: d('errorCode') },
-        message: { type: 'string', description: d('errorMessage') },
-        option: { type: ['string', 'null'], description: d('errorOption') },
-      },
-    },
+    Error: described(ERROR_BODY_SCHEMA, d('error'), { error: d('errorCode'), message: d('errorMessage'), option: d('errorOption') }),
     FileObject: {
       type: 'object',
       description: d('fileObject'),
@@ -132,48 +129,10 @@ function schemas(lang: Lang): Obj {
         contentBase64: { type: 'string', contentEncoding: 'base64', description: d('fileObjectContent') },
       },
     },
-    ResultFile: {
-      type: 'object',
-      description: d('resultFile'),
-      required: ['name', 'contentType', 'size', 'contentBase64'],
-      properties: {
-        name: { type: 'string' },
-        contentType: { type: 'string' },
-        size: { type: 'integer', minimum: 0, description: d('resultFileSize') },
-        contentBase64: { type: 'string', contentEncoding: 'base64' },
-      },
-    },
-    Message: {
-      type: 'object',
-      description: d('message'),
-      required: ['level', 'text'],
-      properties: { level: { type: 'string', enum: ['info', 'warning', 'error'] }, text: { type: 'string' } },
-    },
-    Preview: {
-      type: 'object',
-      description: d('preview'),
-      required: ['columns', 'rows', 'totalRows', 'truncated', 'sheet'],
-      properties: {
-        columns: { type: 'array', items: { type: 'string' } },
-        rows: { type: 'array', items: { type: 'array', items: { type: ['string', 'number', 'boolean', 'null'] } } },
-        totalRows: { type: 'integer', minimum: 0 },
-        truncated: { type: 'boolean' },
-        sheet: { type: ['string', 'null'] },
-      },
-    },
-    RunResponse: {
-      type: 'object',
-      description: d('runResponse'),
-      required: ['ok', 'tool', 'files', 'preview', 'textPreview', 'messages'],
-      properties: {
-        ok: { type: 'boolean', const: true },
-        tool: { type: 'string' },
-        files: { type: 'array', items: ref('schemas', 'ResultFile') },
-        preview: nullable(ref('schemas', 'Preview')),
-        textPreview: { type: ['string', 'null'], description: d('runResponseTextPreview') },
-        messages: { type: 'array', items: ref('schemas', 'Message') },
-      },
-    },
+    ResultFile: described(resultFileSchema('base64'), d('resultFile'), { size: d('resultFileSize') }),
+    Message: described(MESSAGE_SCHEMA, d('message')),
+    Preview: described(PREVIEW_SCHEMA, d('preview')),
+    RunResponse: described(runResponse, d('runResponse'), { textPreview: d('runResponseTextPreview') }),
     CatalogueEntry: {
       type: 'object',
       description: d('catalogueEntry'),
