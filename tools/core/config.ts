@@ -33,6 +33,8 @@ export const CONFIG_VARIABLES = {
   MAX_JOBS: variable({ schema: int(1, 1024), default: String(availableParallelism()), shownDefault: 'number of CPU cores', description: 'Runs executed at once; one more gets 503 `busy` with `Retry-After`.' }),
   JOB_TIMEOUT_S: variable({ schema: num(0.001, 3600), default: '60', description: 'Time one run may take, in seconds; past it the run is stopped and answered 413 `too_complex`.' }),
   JOB_MEMORY_MB: variable({ schema: int(16, 65536), default: '1024', description: 'Heap one run may use, in MB; past it the run is stopped and answered 413 `too_complex`.' }),
+  MAX_CELLS: variable({ schema: int(1, 1_000_000_000), default: '2000000', description: 'Cells one run may read (counted in the cells that exist, never in the range a file claims); past it the run is refused with 413 `too_complex` before the work is done.' }),
+  PDF_MAX_ROWS: variable({ schema: int(1, 10_000_000), default: '50000', description: 'Rows `excel-to-pdf` lays out; a longer table is refused with 413 `too_complex` before layout starts (about 0.5 s per 1,000 rows on one core).' }),
   ANON_RUNS_PER_HOUR: variable({ schema: int(0, 1_000_000_000), default: '30', description: 'Runs per hour per client address without an API key.' }),
   KEY_RUNS_PER_HOUR: variable({ schema: int(0, 1_000_000_000), default: '1000', description: 'Runs per hour for an API key that carries no quota of its own.' }),
   DATA_DIR: variable({ schema: text, default: './data', description: 'Folder of the API key file (hashes only). No uploaded file is ever written anywhere.' }),
@@ -61,6 +63,19 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
 }
 
 export const MB = 1024 * 1024;
+
+/** The bounds a tool itself applies while it works (the kernel applies the others around it). */
+export interface ToolLimits {
+  maxCells: number;
+  pdfMaxRows: number;
+}
+
+export function toolLimitsOf(config: Pick<Config, 'MAX_CELLS' | 'PDF_MAX_ROWS'>): ToolLimits {
+  return { maxCells: config.MAX_CELLS, pdfMaxRows: config.PDF_MAX_ROWS };
+}
+
+/** The defaults, for code that runs tools without a configuration (tool tests, the benchmark). */
+export const DEFAULT_TOOL_LIMITS: ToolLimits = Object.freeze(toolLimitsOf({ MAX_CELLS: 2_000_000, PDF_MAX_ROWS: 50_000 }));
 
 /** Largest request body accepted: the input bound in base64 (4/3) plus room for options and JSON framing. */
 export function bodyLimitBytes(config: Pick<Config, 'MAX_INPUT_MB'>): number {

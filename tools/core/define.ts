@@ -1,6 +1,7 @@
 // What a tool is: data (id, category, input, options, annotations) plus one `run` function.
 import type * as v from 'valibot';
 import type { Lang } from '../../locales/index.ts';
+import type { ToolLimits } from './config.ts';
 import type { InputFile, InputSpec } from './files.ts';
 import type { OutputFile } from './output.ts';
 import type { Table } from './table.ts';
@@ -20,6 +21,8 @@ export interface ToolContext {
   t(key: string, params?: Record<string, string | number>): string;
   /** Aborted when the run is stopped (time limit). Long loops may check it. */
   signal: AbortSignal;
+  /** Bounds the tool applies while it works (cells read, PDF rows). */
+  limits: ToolLimits;
   /** A result file; the name is sanitized and the media type follows from its extension. */
   file(name: string, bytes: Uint8Array): OutputFile;
   /** A localized generated name, e.g. name('part', { n: '001' }) → `parte-001`. */

@@ -1,5 +1,6 @@
 // The part of a run that transforms: it runs inside a worker thread (or inline in tool tests).
 import { t, type Lang } from '../../locales/index.ts';
+import { DEFAULT_TOOL_LIMITS, type ToolLimits } from './config.ts';
 import type { AnyTool, Message, ToolContext } from './define.ts';
 import { ToolError } from './errors.ts';
 import type { InputFile } from './files.ts';
@@ -18,12 +19,14 @@ export interface ExecuteOptions {
   /** The caller takes the body as a file: several results become one ZIP. */
   download: boolean;
   signal?: AbortSignal;
+  limits?: ToolLimits;
 }
 
-export function createContext(lang: Lang, signal: AbortSignal, messages: Message[]): ToolContext {
+export function createContext(lang: Lang, signal: AbortSignal, messages: Message[], limits: ToolLimits = DEFAULT_TOOL_LIMITS): ToolContext {
   return {
     lang,
     signal,
+    limits,
     t: (key, params) => t(lang, key, params),
     name: (key, params) => t(lang, `names.${key}`, params),
     file: (name, bytes) => {
@@ -39,7 +42,7 @@ export function createContext(lang: Lang, signal: AbortSignal, messages: Message
 /** Runs a tool on checked files and validated options, and packages what it returns. */
 export async function execute(tool: AnyTool, files: InputFile[], opts: Record<string, unknown>, o: ExecuteOptions): Promise<RunResult> {
   const messages: Message[] = [];
-  const ctx = createContext(o.lang, o.signal ?? new AbortController().signal, messages);
+  const ctx = createContext(o.lang, o.signal ?? new AbortController().signal, messages, o.limits);
   const out = await tool.run({ file: files[0], files }, opts as never, ctx);
   if (out.files.length === 0) throw new ToolError('internal_error', { cause: new Error(`${tool.id} returned no file`) });
   const names = uniqueNames(out.files.map((f) => f.name));

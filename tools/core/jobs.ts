@@ -2,7 +2,7 @@
 // A parser that loops or balloons on a hostile file loses its worker, never the server.
 import { Piscina } from 'piscina';
 import type { Lang } from '../../locales/index.ts';
-import type { Config } from './config.ts';
+import { toolLimitsOf, type Config, type ToolLimits } from './config.ts';
 import { ToolError, type ErrorCode } from './errors.ts';
 import { execute, type RunResult } from './execute.ts';
 import type { InputFile } from './files.ts';
@@ -14,6 +14,8 @@ export interface Job {
   opts: Record<string, unknown>;
   lang: Lang;
   download: boolean;
+  /** Set by the runner from its configuration. */
+  limits?: ToolLimits;
 }
 
 export type JobReply =
@@ -32,7 +34,7 @@ export interface JobRunner {
 /** Seconds a caller refused as `busy` is told to wait. */
 export const BUSY_RETRY_AFTER_S = 5;
 
-type Limits = Pick<Config, 'MAX_JOBS' | 'JOB_TIMEOUT_S' | 'JOB_MEMORY_MB'>;
+type Limits = Pick<Config, 'MAX_JOBS' | 'JOB_TIMEOUT_S' | 'JOB_MEMORY_MB' | 'MAX_CELLS' | 'PDF_MAX_ROWS'>;
 
 /** Worker pool runner; `inline` runs in this thread instead (tests that exercise tools, not isolation). */
 export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'workers'): JobRunner {
@@ -53,7 +55,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), limits.JOB_TIMEOUT_S * 1000);
     try {
-      const reply = (await pool!.run(job, { signal: ac.signal })) as JobReply;
+      const reply = (await pool!.run({ ...job, limits: toolLimitsOf(limits) }, { signal: ac.signal })) as JobReply;
       if (!reply.ok) throw new ToolError(reply.code, { option: reply.option, params: reply.params });
       return reply.result;
     } catch (err) {
@@ -71,7 +73,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), limits.JOB_TIMEOUT_S * 1000);
     try {
-      return await execute(getTool(job.toolId), job.files, job.opts, { lang: job.lang, download: job.download, signal: ac.signal });
+      return await execute(getTool(job.toolId), job.files, job.opts, { lang: job.lang, download: job.download, signal: ac.signal, limits: toolLimitsOf(limits) });
     } finally {
       clearTimeout(timer);
     }

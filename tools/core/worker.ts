@@ -7,7 +7,7 @@ import { getTool } from './registry.ts';
 
 export default async function runJob(job: Job): Promise<JobReply> {
   try {
-    const result = await execute(getTool(job.toolId), job.files, job.opts, { lang: resolveLang(job.lang), download: job.download });
+    const result = await execute(getTool(job.toolId), job.files, job.opts, { lang: resolveLang(job.lang), download: job.download, limits: job.limits });
     return { ok: true, result };
   } catch (err) {
     const e = asToolError(err);

@@ -20,3 +20,4 @@ export { serialToDate, dateToSerial, isTimeOnly } from './excel-date.ts';
 export { stackTables, type StackSource, type StackOptions } from './header.ts';
 export { listText, type Report } from './report.ts';
 export { titleRow, titleCell, type SheetTable } from './titles.ts';
+export { namedTitles, uniqueNames } from './result-titles.ts';
