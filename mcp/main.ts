@@ -1,5 +1,6 @@
 // Process entry: read config, build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
 import { createApp } from './app.ts';
+import { listen, urlOf } from './http-server.ts';
 import { parseConfig, type Config } from '../tools/core/config.ts';
 import { createKernel } from '../tools/core/kernel.ts';
 import { listTools } from '../tools/core/registry.ts';
@@ -14,15 +15,12 @@ function loadConfig(): Config {
 }
 const config = loadConfig();
 const kernel = createKernel(config);
-const server = createApp(kernel).listen(config.PORT, config.HOST, () => {
-  const addr = server.address();
-  const where = typeof addr === 'object' && addr ? `${addr.address}:${addr.port}` : String(addr);
-  console.log(`spreadsheet-tools listening on http://${where} (${listTools().length} tools; MCP at /mcp)`);
+// Socket timeouts come from Config (HEADERS_TIMEOUT_S, REQUEST_TIMEOUT_S, KEEP_ALIVE_TIMEOUT_S): see http-server.ts.
+const server = await listen(createApp(kernel), config).catch((err: Error) => {
+  console.error(`spreadsheet-tools: cannot listen on ${config.HOST}:${config.PORT}: ${err.message}`);
+  process.exit(1);
 });
-// Slow clients must not hold sockets: bound the time for headers and for the whole request.
-server.headersTimeout = 20_000;
-server.requestTimeout = 120_000;
-server.keepAliveTimeout = 5_000;
+console.log(`spreadsheet-tools listening on ${urlOf(server)} (${listTools().length} tools; MCP at /mcp)`);
 
 let stopping = false;
 /** Stops accepting, lets requests in flight finish (bounded by SHUTDOWN_TIMEOUT_S), then exits 0. */

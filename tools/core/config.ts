@@ -44,6 +44,14 @@ export const CONFIG_VARIABLES = {
   ALLOWED_ORIGINS: variable({ schema: list, default: '', shownDefault: 'any', description: 'Comma list of accepted `Origin` headers for browser callers.' }),
   MAX_FILE_PARTS: variable({ schema: int(1, 1000), default: '20', description: 'File parts accepted in one multipart request.' }),
   SHUTDOWN_TIMEOUT_S: variable({ schema: num(0, 3600), default: '30', description: 'On SIGTERM, how long runs in flight may take to finish before the process exits.' }),
+  // Node's own defaults let a slow client hold a socket for minutes: its timeouts are only checked every 30 s.
+  HEADERS_TIMEOUT_S: variable({ schema: num(0.1, 600), default: '10', description: 'Time a client has to send the request line and headers; a slower one is cut off (408). Checked every second or faster.' }),
+  REQUEST_TIMEOUT_S: variable({
+    schema: num(0.1, 3600),
+    default: '120',
+    description: 'Time a client has to send the whole request, body included (a full 25 MB upload in base64 needs about 2.5 Mbit/s); a client that stalls is cut off (408). Not a bound on the run itself.',
+  }),
+  KEEP_ALIVE_TIMEOUT_S: variable({ schema: num(0.1, 600), default: '5', description: 'How long an idle keep-alive connection stays open between requests.' }),
 } as const;
 
 type Vars = typeof CONFIG_VARIABLES;
@@ -57,6 +65,9 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
     const res = v.safeParse(decl.schema as v.GenericSchema<string, unknown>, raw);
     if (!res.success) throw new Error(`Invalid ${name}=${JSON.stringify(raw)}: expected ${res.issues[0].message}`);
     out[name] = res.output;
+  }
+  if ((out.REQUEST_TIMEOUT_S as number) < (out.HEADERS_TIMEOUT_S as number)) {
+    throw new Error(`Invalid REQUEST_TIMEOUT_S=${out.REQUEST_TIMEOUT_S}: expected at least HEADERS_TIMEOUT_S (${out.HEADERS_TIMEOUT_S}), since the request includes its headers.`);
   }
   if (out.REDIS_URL) throw new Error('REDIS_URL is set, but the Redis store is not implemented yet: unset REDIS_URL to use the built-in store.');
   return Object.freeze(out) as Config;

@@ -20,7 +20,7 @@ export interface Job {
 
 export type JobReply =
   | { ok: true; result: RunResult }
-  | { ok: false; code: ErrorCode; option?: string; params?: Record<string, string | number> };
+  | { ok: false; code: ErrorCode; option?: string; messageKey?: string; params?: Record<string, string | number> };
 
 export interface JobRunner {
   /** Runs in progress. */
@@ -56,7 +56,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
     const timer = setTimeout(() => ac.abort(), limits.JOB_TIMEOUT_S * 1000);
     try {
       const reply = (await pool!.run({ ...job, limits: toolLimitsOf(limits) }, { signal: ac.signal })) as JobReply;
-      if (!reply.ok) throw new ToolError(reply.code, { option: reply.option, params: reply.params });
+      if (!reply.ok) throw new ToolError(reply.code, { option: reply.option, messageKey: reply.messageKey, params: reply.params });
       return reply.result;
     } catch (err) {
       if (err instanceof ToolError) throw err;

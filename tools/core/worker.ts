@@ -11,6 +11,7 @@ export default async function runJob(job: Job): Promise<JobReply> {
     return { ok: true, result };
   } catch (err) {
     const e = asToolError(err);
-    return { ok: false, code: e.code, option: e.detail.option, params: e.detail.params };
+    // Everything the Error body is made from crosses back; the cause stays here (logged by asToolError).
+    return { ok: false, code: e.code, option: e.detail.option, messageKey: e.detail.messageKey, params: e.detail.params };
   }
 }
