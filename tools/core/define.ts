@@ -58,6 +58,11 @@ export interface Tool<S extends OptionsSchema = OptionsSchema> {
   input: InputSpec;
   /** Options without `file`/`files` and `language`, which the kernel adds. */
   options: S;
+  /**
+   * Options whose default follows the language: option → locale key of the default (`names.row`). The schema
+   * declares '' (empty means "default") and the tool resolves it; JSON Schemas show the text of their language.
+   */
+  localizedDefaults?: Record<string, string>;
   annotations: ToolAnnotations;
   run(input: ToolInput, opts: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutput> | ToolOutput;
 }

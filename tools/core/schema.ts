@@ -44,6 +44,8 @@ export function jsonSchemaOf(tool: AnyTool, lang: Lang): JsonSchema {
   delete schema.$schema;
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
     prop.description = t(lang, optionTextKey(tool, name));
+    const localized = tool.localizedDefaults?.[name];
+    if (localized) prop.default = t(lang, localized);
   }
   schema.required = [tool.input.kind, ...(schema.required ?? []).filter((x) => x !== tool.input.kind)];
   schemaCache.set(cacheKey, schema);
