@@ -15,7 +15,7 @@ export const CONTENT_TYPES: Record<string, string> = {
   ods: 'application/vnd.oasis.opendocument.spreadsheet',
   csv: 'text/csv; charset=utf-8',
   tsv: 'text/tab-separated-values; charset=utf-8',
-  json: 'application/json',
+  json: 'application/json; charset=utf-8',
   sql: 'application/sql',
   xml: 'application/xml',
   html: 'text/html; charset=utf-8',
