@@ -21,3 +21,4 @@ export { stackTables, type StackSource, type StackOptions } from './header.ts';
 export { listText, type Report } from './report.ts';
 export { titleRow, titleCell, type SheetTable } from './titles.ts';
 export { namedTitles, uniqueNames } from './result-titles.ts';
+export { readJsonTable, JSON_MAX_DEPTH, type JsonReadOptions } from './read-json.ts';

@@ -1,0 +1,47 @@
+// Turns a CSV into an .xlsx of one sheet. The encoding is detected (BOM, UTF-8, else Windows-1252), and so is
+// the delimiter with `auto` (comma, semicolon, tab, pipe; a semicolon file with decimal commas is semicolon).
+// With `detect-types`, integers, decimals (a comma is the decimal mark when the delimiter is not a comma), ISO
+// and dd/mm/yyyy dates and true/false/verdadero/falso are typed; `00123`, more than 15 digits and `+34 …` stay
+// text. The sheet is named `sheet-name`, or after the file, made valid for Excel (a change gets a message).
+import * as v from 'valibot';
+import { defineTool } from '../core/define.ts';
+import { baseNameOf } from '../core/files.ts';
+import { hasHeader, optionalText } from '../core/schema.ts';
+import { widthOf } from '../core/table.ts';
+import { DELIMITERS, readCsv, sheetNames, writeXlsx } from '../sheet/index.ts';
+
+const NAMES: Record<string, keyof typeof DELIMITERS> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
+
+export default defineTool({
+  id: 'csv-to-excel',
+  category: 'convert',
+  input: { kind: 'file', formats: ['csv'] },
+  options: v.strictObject({
+    'has-header': hasHeader,
+    delimiter: v.optional(v.picklist(['auto', 'comma', 'semicolon', 'tab', 'pipe']), 'auto'),
+    'detect-types': v.optional(v.boolean(), true),
+    'sheet-name': optionalText,
+  }),
+  run({ file }, opts, ctx) {
+    const { table, encoding, delimiter } = readCsv(file, {
+      hasHeader: opts['has-header'],
+      detectTypes: opts['detect-types'],
+      delimiter: opts.delimiter === 'auto' ? undefined : DELIMITERS[opts.delimiter],
+      report: ctx.message,
+    });
+    const wanted = opts['sheet-name'] || baseNameOf(file.name);
+    const [sheet] = sheetNames([wanted], ctx.name('sheet'));
+    if (sheet !== wanted) ctx.message('info', 'sheet_renamed', { name: file.name, from: wanted, to: sheet });
+    const result = { ...table, name: sheet };
+    const out = ctx.file(`${baseNameOf(file.name)}.xlsx`, writeXlsx([result], ctx));
+    ctx.message('info', 'xlsx_from_csv', {
+      name: file.name,
+      encoding: encoding.toUpperCase().replace('WINDOWS', 'Windows'),
+      delimiter: ctx.t(`names.delimiter-${NAMES[delimiter] ?? 'comma'}`),
+      rows: table.rows.length,
+      columns: widthOf(table),
+      sheet,
+    });
+    return { files: [out], preview: result };
+  },
+});

@@ -1,0 +1,52 @@
+// Writes the first sheet of a workbook (or every sheet, in tab order) as CSV: RFC 4180 quoting, CRLF, UTF-8 with
+// a BOM unless `bom=false`; numbers plain with a point, dates ISO, booleans true/false, text exactly as it is.
+// Names: `<base>.csv`; with `all-sheets` and several sheets, `<sheet name>.csv` each (sanitized, unique), as
+// split-sheets names its files. An empty sheet gives an empty CSV with a warning; a workbook with nothing to
+// convert is `invalid_file`.
+import * as v from 'valibot';
+import { defineTool } from '../core/define.ts';
+import { ToolError } from '../core/errors.ts';
+import { baseNameOf } from '../core/files.ts';
+import { hasHeader } from '../core/schema.ts';
+import { widthOf } from '../core/table.ts';
+import { listText, readTables, titleRow, writeCsv, type SheetTable } from '../sheet/index.ts';
+
+const NAMED = { comma: ',', semicolon: ';', tab: '\t', pipe: '|', space: ' ' } as const;
+
+// One character that cannot be confused with quoting or a line end.
+const literal = v.pipe(v.string(), v.length(1), v.regex(/^[^"\r\n\ud800-\udfff]$/));
+
+const isEmpty = (t: SheetTable) => widthOf(t) === 0;
+
+export default defineTool({
+  id: 'excel-to-csv',
+  category: 'convert',
+  input: { kind: 'file', formats: ['xlsx', 'xls'] },
+  options: v.strictObject({
+    'has-header': hasHeader,
+    delimiter: v.optional(v.union([v.picklist(Object.keys(NAMED) as (keyof typeof NAMED)[]), literal]), 'comma'),
+    'include-header': v.optional(v.boolean(), true),
+    bom: v.optional(v.boolean(), true),
+    'all-sheets': v.optional(v.boolean(), false),
+  }),
+  run({ file }, opts, ctx) {
+    const all = opts['all-sheets'];
+    const { tables, sheetNames } = readTables(file, { hasHeader: opts['has-header'], sheets: all ? 'all' : 'first', detectTypes: true, report: ctx.message });
+    if (tables.every(isEmpty) && (all || sheetNames.length === 1)) {
+      throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });
+    }
+    if (!all && sheetNames.length > 1) ctx.message('warning', 'sheets_not_converted', { name: file.name, sheet: sheetNames[0], sheets: listText(sheetNames.slice(1)) });
+    const delimiter = Object.hasOwn(NAMED, opts.delimiter) ? NAMED[opts.delimiter as keyof typeof NAMED] : opts.delimiter;
+    const withTitles = opts['has-header'] && opts['include-header'];
+    const files = tables.map((t) => {
+      const name = tables.length === 1 ? baseNameOf(file.name) : t.name;
+      // The title row is written from its typed cells, so that a year or a date title reads as the data does.
+      const rows = withTitles && t.header && t.header.length > 0 ? [titleRow(t)!, ...t.rows] : t.rows;
+      const out = ctx.file(`${name}.csv`, writeCsv({ name: t.name, header: null, rows }, { delimiter, bom: opts.bom }));
+      if (isEmpty(t)) ctx.message('warning', 'sheet_empty', { name: file.name, sheet: t.name });
+      else ctx.message('info', 'csv_written', { file: out.name, sheet: t.name, rows: t.rows.length, columns: widthOf(t) });
+      return out;
+    });
+    return { files, preview: tables.find((t) => !isEmpty(t)) ?? tables[0] };
+  },
+});
