@@ -187,9 +187,16 @@ export interface Refusal {
   secrets?: string[];
 }
 
+/** A short account of a body for assertion messages (no base64). */
+export function describe(body: Json): string {
+  if (body?.ok !== true) return JSON.stringify(body).slice(0, 400);
+  const files = (body.files ?? []).map((f: Json) => `${f.name} (${f.size} B)`).join(', ');
+  return `ok: ${files}; preview ${JSON.stringify(body.preview)?.slice(0, 200)}; messages ${JSON.stringify(body.messages).slice(0, 300)}`;
+}
+
 /** One answer is the clean refusal `code`: status, body shape, option, a localized text free of internals. */
 export function assertRefusal(a: Answer, code: ErrorCode, o: Refusal = {}): void {
-  const where = `${a.via}: ${JSON.stringify(a.body).slice(0, 300)}`;
+  const where = `${a.via}: ${describe(a.body)}`;
   assert.equal(a.status, ERROR_STATUS[code], where);
   assert.equal(a.body.ok, false, where);
   assert.equal(a.body.error, code, where);
@@ -218,7 +225,7 @@ export function assertRefusedEverywhere(answers: Answer[], code: ErrorCode, o: R
 
 /** Every answer is a success; returns them for further checks. */
 export function assertOkEverywhere(answers: Answer[]): Answer[] {
-  for (const a of answers) assert.equal(a.status, 200, `${a.via}: ${JSON.stringify(a.body).slice(0, 400)}`);
+  for (const a of answers) assert.equal(a.status, 200, `${a.via}: ${describe(a.body)}`);
   return answers;
 }
 
