@@ -116,6 +116,23 @@ export async function send(srv: HostileServer, via: Via, toolId: string, files: 
   };
 }
 
+/** A `download=true` call over REST: the status and the raw body (the file, or the Error body). */
+export async function sendDownload(srv: HostileServer, via: 'json' | 'multipart', toolId: string, files: InputFile[], options: Record<string, unknown> = {}) {
+  const field = getTool(toolId).input.kind;
+  const path = `${srv.url}/api/v1/tools/${toolId}/run?download=true`;
+  let res: Response;
+  if (via === 'json') {
+    const fileArg = files.map((f) => ({ name: f.name, contentBase64: b64(f.bytes) }));
+    res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ [field]: field === 'file' ? fileArg[0] : fileArg, ...options }) });
+  } else {
+    const form = new FormData();
+    for (const f of files) form.append(field, new Blob([Buffer.from(f.bytes)]), f.name);
+    for (const [k, v] of Object.entries(options)) appendField(form, k, v);
+    res = await fetch(path, { method: 'POST', body: form });
+  }
+  return { via, status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
+}
+
 /** Total of the usage counter (`spreadsheet_tools_runs_total`) as /metrics shows it. */
 export async function runsCounted(srv: HostileServer): Promise<number> {
   const text = await (await fetch(`${srv.url}/metrics`)).text();
