@@ -1,0 +1,105 @@
+// The font of PDF results and the configured pdfmake instance.
+//
+// PDF's standard Helvetica has no glyphs for `ł`, `ő`, Greek or Cyrillic and garbles them without an error, so
+// results embed the Roboto that pdfmake ships (Latin, Greek, Cyrillic). Its files are read once per worker, by
+// absolute path resolved from the package, and handed to pdfmake through its in-memory file system: pdfmake
+// then never needs a path or a URL, and both its access policies refuse everything. Data only ever reaches
+// pdfmake as text, so nothing in a cell can make it fetch a URL or read a file.
+//
+// Layout needs widths before pdfmake measures (to size columns and to break words longer than a column), so
+// this module also reads each font's advance widths from its `cmap` (format 4) and `hmtx` tables.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** The part of pdfmake 0.3's server API used here (its package has no types). */
+export interface PdfMake {
+  virtualfs: { writeFileSync(name: string, content: Buffer): void };
+  setFonts(fonts: Record<string, Record<string, string>>): void;
+  setUrlAccessPolicy(allow: (url: string) => boolean): void;
+  setLocalAccessPolicy(allow: (path: string) => boolean): void;
+  setProgressCallback(cb: ((progress: number) => void) | undefined): void;
+  createPdf(doc: object): { getBuffer(): Promise<Buffer> };
+}
+
+/** Advance widths of one font, in ems, for the code points it has a glyph for. */
+export interface FontMetrics {
+  /** Width of a text at 1 pt; a character without a glyph counts as `fallback` (wide). */
+  width(text: string): number;
+  covers(codePoint: number): boolean;
+}
+
+export const FONT_FAMILY = 'Roboto';
+const FILES = { normal: 'Roboto-Regular.ttf', bold: 'Roboto-Medium.ttf' } as const;
+
+const require = createRequire(import.meta.url);
+
+let instance: { pdfmake: PdfMake; normal: FontMetrics; bold: FontMetrics } | null = null;
+
+/** pdfmake with the embedded fonts and deny-all access policies, and the fonts' metrics; set up once. */
+export function pdfSetup(): { pdfmake: PdfMake; normal: FontMetrics; bold: FontMetrics } {
+  if (instance) return instance;
+  const pdfmake = require('pdfmake') as PdfMake;
+  const dir = join(dirname(require.resolve('pdfmake/package.json')), 'fonts', FONT_FAMILY);
+  const bytes = { normal: readFileSync(join(dir, FILES.normal)), bold: readFileSync(join(dir, FILES.bold)) };
+  pdfmake.virtualfs.writeFileSync(FILES.normal, bytes.normal);
+  pdfmake.virtualfs.writeFileSync(FILES.bold, bytes.bold);
+  pdfmake.setFonts({ [FONT_FAMILY]: { normal: FILES.normal, bold: FILES.bold } });
+  pdfmake.setUrlAccessPolicy(() => false);
+  pdfmake.setLocalAccessPolicy(() => false);
+  instance = { pdfmake, normal: fontMetrics(bytes.normal), bold: fontMetrics(bytes.bold) };
+  return instance;
+}
+
+/** Reads `head`, `hhea`, `hmtx` and the Unicode BMP `cmap` subtable (platform 3, encoding 1, format 4). */
+export function fontMetrics(ttf: Buffer): FontMetrics {
+  const tables = new Map<string, number>();
+  for (let i = 0, n = ttf.readUInt16BE(4); i < n; i++) {
+    const rec = 12 + 16 * i;
+    tables.set(ttf.toString('latin1', rec, rec + 4), ttf.readUInt32BE(rec + 8));
+  }
+  const table = (tag: string) => {
+    const at = tables.get(tag);
+    if (at === undefined) throw new Error(`font has no ${tag} table`);
+    return at;
+  };
+  const unitsPerEm = ttf.readUInt16BE(table('head') + 18);
+  const hMetrics = ttf.readUInt16BE(table('hhea') + 34);
+  const hmtx = table('hmtx');
+  const advance = (glyph: number) => ttf.readUInt16BE(hmtx + 4 * Math.min(glyph, hMetrics - 1)) / unitsPerEm;
+
+  const cmap = table('cmap');
+  let sub = -1;
+  for (let i = 0, n = ttf.readUInt16BE(cmap + 2); i < n; i++) {
+    const rec = cmap + 4 + 8 * i;
+    if (ttf.readUInt16BE(rec) === 3 && ttf.readUInt16BE(rec + 2) === 1) sub = cmap + ttf.readUInt32BE(rec + 4);
+  }
+  if (sub < 0 || ttf.readUInt16BE(sub) !== 4) throw new Error('font has no Unicode BMP cmap (format 4)');
+  const segX2 = ttf.readUInt16BE(sub + 6);
+  const ends = sub + 14;
+  const starts = ends + segX2 + 2;
+  const deltas = starts + segX2;
+  const ranges = deltas + segX2;
+  const widths = new Map<number, number>();
+  for (let s = 0; s < segX2; s += 2) {
+    const end = ttf.readUInt16BE(ends + s);
+    const start = ttf.readUInt16BE(starts + s);
+    const delta = ttf.readUInt16BE(deltas + s);
+    const rangeOffset = ttf.readUInt16BE(ranges + s);
+    for (let cp = start; cp <= end && cp !== 0xffff; cp++) {
+      let glyph = rangeOffset === 0 ? cp : ttf.readUInt16BE(ranges + s + rangeOffset + 2 * (cp - start));
+      if (rangeOffset !== 0 && glyph === 0) continue;
+      glyph = (glyph + delta) & 0xffff;
+      if (glyph !== 0) widths.set(cp, advance(glyph));
+    }
+  }
+  const fallback = 1;
+  return {
+    covers: (cp) => widths.has(cp),
+    width(text) {
+      let w = 0;
+      for (const ch of text) w += widths.get(ch.codePointAt(0)!) ?? fallback;
+      return w;
+    },
+  };
+}
