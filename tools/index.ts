@@ -1,5 +1,9 @@
 // The registry: every tool that runs, in one explicit, sorted list. Views (MCP, catalogue, OpenAPI,
 // llms.txt, README) are all derived from it.
+import csvToExcel from './convert/csv-to-excel.ts';
+import excelToCsv from './convert/excel-to-csv.ts';
+import excelToJson from './convert/excel-to-json.ts';
+import jsonToExcel from './convert/json-to-excel.ts';
 import flattenSheets from './merge-split/flatten-sheets.ts';
 import mergeSheets from './merge-split/merge-sheets.ts';
 import mergeStack from './merge-split/merge-stack.ts';
@@ -7,4 +11,4 @@ import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel] as const;
