@@ -1,15 +1,13 @@
 // Lays a table out as a PDF with pdfmake: the title in every page header, "page n of m" in every footer, the
 // title row repeated at the top of every page, long text wrapped (words longer than their column broken
-// anywhere) and never cut.
-//
-// Columns are sized from their measured content: each gets at least a comfortable width (about 6 characters,
-// less when its content is narrower), the rest of the page goes to the columns whose content is wider, in
-// proportion to how much wider. When even those widths do not fit the page, the columns are printed in bands,
-// one after the other, each band a table of its own that starts on a new page under a caption naming its
-// columns (as spreadsheets print a wide sheet: down, then over).
+// anywhere) and never cut. Columns are sized by columns.ts; a table too wide for the page is printed in bands
+// of columns, each a table of its own that starts on a new page under a caption naming its columns (as
+// spreadsheets print a wide sheet: down, then over). Characters the font has no glyph for are drawn as U+FFFD
+// and counted, because the font would draw them as empty boxes that copy and extract as nothing.
 import { ToolError } from '../../core/errors.ts';
 import type { Cell, Row } from '../../core/table.ts';
 import { displayText, type DisplayWords } from './cell-text.ts';
+import { fitWidths, measureColumns, packBands, type Measure } from './columns.ts';
 import { FONT_FAMILY, pdfSetup, type FontMetrics } from './fonts.ts';
 import type { Lang } from '../../../locales/index.ts';
 
@@ -52,7 +50,6 @@ const RULE = 0.5;
 /** Width a column adds besides its content: padding on both sides and one rule. */
 const COLUMN_EXTRA = 2 * CELL_PAD_X + RULE;
 const REPLACEMENT = '\uFFFD';
-const SAMPLE_ROWS = 2000;
 const HEADER_TOP = 18;
 /** Height of a line of text in ems: Roboto's ascent, descent and gap, times the 1.05 line spacing used. */
 const LINE_HEIGHT = 1.172 * 1.05;
@@ -66,20 +63,8 @@ export interface ColumnPlan {
 /** Measures the columns and groups them into the bands that fit the page (the row bound counts bands too). */
 export function planColumns(table: PdfTable, o: Pick<PdfOptions, 'pageSize' | 'orientation' | 'fontSize' | 'lang' | 'words'>): ColumnPlan {
   const { normal, bold } = pdfSetup();
-  const available = pageBox(o).width - RULE;
-  const measures = measureColumns(table, o, normal, bold);
-  const bands: number[][] = [];
-  let used = Infinity;
-  measures.forEach((m, c) => {
-    const need = floorOf(m, o.fontSize) + COLUMN_EXTRA;
-    if (used + need > available) {
-      bands.push([]);
-      used = 0;
-    }
-    bands[bands.length - 1].push(c);
-    used += need;
-  });
-  return { bands, measures };
+  const measures = measureColumns(table, o, (text, header) => (header ? bold : normal).width(text) * o.fontSize);
+  return { bands: packBands(measures, pageBox(o).width - RULE, COLUMN_EXTRA, o.fontSize), measures };
 }
 
 /** Renders the table as planned by planColumns. */
@@ -190,64 +175,6 @@ function linesOf(text: string, width: number, font: FontMetrics, fontSize: numbe
   let lines = 0;
   for (const line of text.split('\n')) lines += Math.max(1, Math.ceil((font.width(line) * fontSize * 1.2) / width));
   return lines;
-}
-
-/** What each column's content asks for, in points: its widest line, the 90th percentile of its lines, and its title's longest word. */
-export interface Measure {
-  max: number;
-  p90: number;
-  titleWord: number;
-}
-
-/**
- * Measures titles (bold) and cells over at most SAMPLE_ROWS rows spread across the table. The percentile keeps a
- * few very long cells from taking the page from every other column.
- */
-function measureColumns(table: PdfTable, o: Pick<PdfOptions, 'fontSize' | 'lang' | 'words'>, normal: FontMetrics, bold: FontMetrics): Measure[] {
-  const lineWidth = (text: string, font: FontMetrics) => {
-    let widest = 0;
-    for (const line of text.split('\n')) widest = Math.max(widest, font.width(line));
-    return widest * o.fontSize;
-  };
-  const step = Math.max(1, Math.ceil(table.rows.length / SAMPLE_ROWS));
-  const least = 1.5 * o.fontSize;
-  return Array.from({ length: table.width }, (_, c) => {
-    const widths: number[] = [];
-    for (let r = 0; r < table.rows.length; r += step) widths.push(lineWidth(displayText(table.rows[r][c] ?? null, o.lang, o.words), normal));
-    widths.sort((a, b) => a - b);
-    const titleText = table.header ? displayText(table.header[c] ?? null, o.lang, o.words) : '';
-    const title = lineWidth(titleText, bold);
-    const titleWord = titleText.split(/\s+/).reduce((widest, w) => Math.max(widest, bold.width(w) * o.fontSize), 0);
-    const p90 = widths.length ? widths[Math.floor(0.9 * (widths.length - 1))] : 0;
-    return { max: Math.max(widths.at(-1) ?? 0, title, least), p90: Math.max(p90, title, least), titleWord };
-  });
-}
-
-/**
- * The least width a column gets when the page is short of room: its content up to about 6 characters, or its
- * title's longest word up to about 10, so that titles do not break inside words.
- */
-const floorOf = (m: Measure, fontSize: number) => Math.min(m.max, Math.max(6 * fontSize, Math.min(m.titleWord, 10 * fontSize)));
-
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-
-/**
- * Content widths that fill `available`. When every column fits on one line, widths grow in proportion to their
- * content. Otherwise each column gets its floor, then up to its 90th percentile, then up to its widest line,
- * the room at each step shared in proportion to what each still asks for.
- */
-function fitWidths(measures: Measure[], available: number, fontSize: number): number[] {
-  const max = measures.map((m) => m.max);
-  if (sum(max) <= available) return max.map((w) => (w * available) / sum(max));
-  let widths = measures.map((m) => floorOf(m, fontSize));
-  for (const target of [measures.map((m, i) => Math.max(m.p90, widths[i])), max]) {
-    const room = available - sum(widths);
-    const asked = sum(target.map((t, i) => t - widths[i]));
-    if (room <= 0 || asked <= 0) continue;
-    const share = Math.min(1, room / asked);
-    widths = widths.map((w, i) => w + (target[i] - w) * share);
-  }
-  return widths;
 }
 
 /** A cell's text as pdfmake inlines: words wider than the column may break between any two characters. */
