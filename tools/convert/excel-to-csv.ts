@@ -14,7 +14,7 @@ import { listText, readTables, titleRow, writeCsv, type SheetTable } from '../sh
 const NAMED = { comma: ',', semicolon: ';', tab: '\t', pipe: '|', space: ' ' } as const;
 
 // One character that cannot be confused with quoting or a line end.
-const literal = v.pipe(v.string(), v.length(1), v.regex(/^[^"\r\n\ud800-\udfff]$/));
+const literal = v.pipe(v.string(), { ...v.regex(/^[^"\r\n\ud800-\udfff]$/), expects: 'comma, semicolon, tab, pipe, space or one character other than a double quote, CR or LF' });
 
 const isEmpty = (t: SheetTable) => widthOf(t) === 0;
 
