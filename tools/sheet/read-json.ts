@@ -27,6 +27,8 @@ class Inexact {
 }
 type JsonValue = null | boolean | number | string | Inexact | JsonValue[] | Map<string, JsonValue>;
 
+type Frame = { items: JsonValue[] | Map<string, JsonValue>; key: string };
+
 type Localizer = Pick<ToolContext, 't' | 'message'>;
 
 export interface JsonReadOptions {
@@ -64,27 +66,14 @@ class Parser {
 
   /** One value starting at `i` (after whitespace); `depth` is the nesting level of the list that holds it. */
   value(depth: number): JsonValue {
-    type Frame = { items: JsonValue[] | Map<string, JsonValue>; key: string };
     const stack: Frame[] = [];
-    const open = (items: Frame['items']): boolean => {
-      if (depth + stack.length + 1 > JSON_MAX_DEPTH) this.fail('json_too_deep', this.i, { max: JSON_MAX_DEPTH });
-      this.i++;
-      this.ws();
-      const close = items instanceof Map ? '}' : ']';
-      if (this.text[this.i] === close) {
-        this.i++;
-        return false;
-      }
-      stack.push({ items, key: items instanceof Map ? this.key() : '' });
-      return true;
-    };
     for (;;) {
       this.ws();
       let v: JsonValue;
       const c = this.text[this.i];
       if (c === '{' || c === '[') {
         const items = c === '{' ? new Map<string, JsonValue>() : [];
-        if (open(items)) continue;
+        if (this.open(items, depth + stack.length + 1, stack)) continue;
         v = items;
       } else v = this.scalar();
       // Attach the value, then close every container that ends here.
@@ -108,6 +97,19 @@ class Parser {
         stack.pop();
       }
     }
+  }
+
+  /** Enters a list or object at `i`; false when it closes at once (empty). */
+  open(items: Frame['items'], level: number, stack: Frame[]): boolean {
+    if (level > JSON_MAX_DEPTH) this.fail('json_too_deep', this.i, { max: JSON_MAX_DEPTH });
+    this.i++;
+    this.ws();
+    if (this.text[this.i] === (items instanceof Map ? '}' : ']')) {
+      this.i++;
+      return false;
+    }
+    stack.push({ items, key: items instanceof Map ? this.key() : '' });
+    return true;
   }
 
   key(): string {
@@ -136,11 +138,22 @@ class Parser {
     if (!m) this.syntax();
     this.i += m[0].length;
     const n = Number(m[0]);
-    return sameDecimal(m[0], n) ? (n === 0 ? 0 : n) : new Inexact(m[0]);
+    // Up to 15 significant digits without an exponent always read back exactly (DBL_DIG).
+    if (SHORT_NUMBER.test(m[0]) || sameDecimal(m[0], n)) return n === 0 ? 0 : n;
+    return new Inexact(m[0]);
   }
 
   string(): string {
     const t = this.text;
+    // Most strings hold no escape and no control character: one slice, checked once.
+    const q = t.indexOf('"', this.i + 1);
+    if (q > 0) {
+      const plain = t.slice(this.i + 1, q);
+      if (!SPECIAL.test(plain)) {
+        this.i = q + 1;
+        return plain;
+      }
+    }
     let j = this.i + 1;
     let seg = j;
     let out = '';
@@ -180,6 +193,8 @@ const LITERALS: [string, JsonValue][] = [
   ['null', null],
 ];
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const SHORT_NUMBER = /^-?(?=(?:\d\.?){1,15}$)\d+(?:\.\d+)?$/;
+const SPECIAL = /[\\\u0000-\u001f]/;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /** Significant digits and exponent of a decimal literal: `0.50` and `5e-1` both give `5e0`. */
@@ -258,10 +273,10 @@ export function readJsonTable(file: InputFile, o: JsonReadOptions): Table {
   let firstInexact = '';
   let firstDuplicate = '';
   const where = (item: number, path: string[]) => ctx.t('names.json-where', { item, column: path.join('.') });
-  const put = (row: Cell[], node: Node, path: () => string[], cell: Cell) => {
+  const put = (row: Cell[], node: Node, prefix: string[], key: string, cell: Cell) => {
     if (node.col < 0) {
       node.col = paths.length;
-      paths.push(path());
+      paths.push([...prefix, key]);
     }
     if (cell === null) return;
     row[node.col] = cell;
@@ -272,15 +287,14 @@ export function readJsonTable(file: InputFile, o: JsonReadOptions): Table {
     for (const [k, v] of obj) {
       let node = parent.children.get(k);
       if (!node) parent.children.set(k, (node = { col: -1, children: new Map() }));
-      const path = () => [...prefix, k];
-      if (v instanceof Map && v.size > 0) flatten(v, node, path(), row, item);
+      if (v instanceof Map && v.size > 0) flatten(v, node, [...prefix, k], row, item);
       else if (v instanceof Map || Array.isArray(v)) {
-        if (asText++ === 0) firstAsText = where(item, path());
-        put(row, node, path, jsonText(v));
+        if (asText++ === 0) firstAsText = where(item, [...prefix, k]);
+        put(row, node, prefix, k, jsonText(v));
       } else if (v instanceof Inexact) {
-        if (inexact++ === 0) firstInexact = `${where(item, path())}: ${v.text.slice(0, 40)}`;
-        put(row, node, path, v.text);
-      } else put(row, node, path, v);
+        if (inexact++ === 0) firstInexact = `${where(item, [...prefix, k])}: ${v.text.slice(0, 40)}`;
+        put(row, node, prefix, k, v.text);
+      } else put(row, node, prefix, k, v);
     }
   };
 

@@ -103,10 +103,11 @@ test('json-to-excel: __proto__, constructor and prototype are plain columns and 
 });
 
 test('json-to-excel: numbers a double cannot hold exactly are kept as text, with a warning', async () => {
-  const out = await runTool(tool, [inputFile('n.json', '[{"tarjeta": 4111111111111111111, "pi": 3.141592653589793, "grande": 1e400, "e": 1.5E3, "cero": -0}]')]);
-  assert.deepEqual((await sheetOf(out)).rows[1], ['4111111111111111111', 3.141592653589793, '1e400', 1500, 0]);
+  const text = '[{"tarjeta": 4111111111111111111, "pi": 3.141592653589793, "grande": 1e400, "e": 1.5E3, "cero": -0, "2^53": 9007199254740992, "2^53+1": 9007199254740993}]';
+  const out = await runTool(tool, [inputFile('n.json', text)]);
+  assert.deepEqual((await sheetOf(out)).rows[1], ['4111111111111111111', 3.141592653589793, '1e400', 1500, 0, 9007199254740992, '9007199254740993']);
   assert.equal(out.messages[0].level, 'warning');
-  assert.match(out.messages[0].text, /^2 número\(s\).*elemento 1, «tarjeta»: 4111111111111111111\)\.$/);
+  assert.match(out.messages[0].text, /^3 número\(s\).*elemento 1, «tarjeta»: 4111111111111111111\)\.$/);
 });
 
 test('json-to-excel: a repeated property keeps its last value, with a warning; equal dotted names get (2)', async () => {
