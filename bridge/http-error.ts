@@ -25,14 +25,18 @@ export function sendToolError(res: Response, err: ToolError, lang: Lang): void {
   res.status(status).set(rateHeaders(err.detail.rate, retryAfter)).set('Cache-Control', 'no-store').json(body);
 }
 
-/** The http-errors that body-parser raises (`type` such as `entity.too.large`, `entity.parse.failed`). */
-function isBodyParserError(err: unknown): err is Error & { type: string; status: number } {
-  const e = err as { type?: unknown; status?: unknown } | null;
-  return !!e && typeof e.type === 'string' && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
+/**
+ * The http-errors that body-parser raises: with a `type` (`entity.too.large`, `entity.parse.failed`…), or
+ * without one when the decompressor fails (a truncated gzip body is a zlib error wrapped as a 400).
+ */
+export function isBodyParserError(err: unknown): err is Error & { type?: string; status: number } {
+  if (err instanceof ToolError) return false;
+  const e = err as { type?: unknown; status?: unknown; expose?: unknown } | null;
+  return !!e && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && (typeof e.type === 'string' || e.expose === true);
 }
 
 /** Maps a body-parser failure to the stable codes: too large is 413, anything else about the body is 400. */
-export function fromBodyParserError(err: Error & { type: string; status: number }, maxMb: number): ToolError {
+export function fromBodyParserError(err: Error & { type?: string; status: number }, maxMb: number): ToolError {
   if (err.status === 413 || err.type === 'entity.too.large') return new ToolError('input_too_large', { params: { max: maxMb } });
   if (err.type === 'entity.parse.failed') return new RequestError('invalid_option', 'rest.errors.malformed_json');
   return new RequestError('invalid_option', 'rest.errors.body_unreadable');

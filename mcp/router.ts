@@ -6,19 +6,46 @@ import { resolveLang } from '../locales/index.ts';
 import { bodyLimitBytes } from '../tools/core/config.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { apiKeyFrom, rateHeaders } from '../tools/core/wire.ts';
-import { buildMcpServer } from './server.ts';
+import { isBodyParserError } from '../bridge/http-error.ts';
+import { buildMcpServer, type OnRate } from './server.ts';
 
 function rpcError(res: Response, status: number, code: number, message: string) {
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/**
+ * Takes the `arguments` of each tools/call out of the body, as JSON.parse made them, and hands the SDK the
+ * body with empty ones in their place. The SDK validates arguments only as "a plain object" (the low-level
+ * Server checks no tool schema), and its copy is built key by key: a `__proto__` key would set the copy's
+ * prototype, and a `constructor` key makes it refuse the whole request. The kernel sees every key the
+ * client sent, as an ordinary name, and refuses unknown ones with `unknown_option`. A request id used
+ * twice in one batch keeps its arguments in place (the handler could not tell the two calls apart).
+ */
+function takeCallArguments(body: unknown): { body: unknown; raw: Map<string | number, Record<string, unknown>> } {
+  const raw = new Map<string | number, Record<string, unknown>>();
+  const messages = Array.isArray(body) ? body : [body];
+  const ids = new Map<unknown, number>();
+  for (const m of messages) if (m && typeof m === 'object') ids.set(m.id, (ids.get(m.id) ?? 0) + 1);
+  const out = messages.map((m) => {
+    if (!m || typeof m !== 'object' || m.method !== 'tools/call' || !(typeof m.id === 'string' || typeof m.id === 'number') || ids.get(m.id) !== 1) return m;
+    const params = m.params;
+    const args = params && typeof params === 'object' ? params.arguments : undefined;
+    if (!args || typeof args !== 'object' || Array.isArray(args)) return m;
+    raw.set(m.id, args);
+    return { ...m, params: { ...params, arguments: {} } };
+  });
+  return { body: Array.isArray(body) ? out : out[0], raw };
 }
 
 export function createMcpRouter(kernel: Kernel): express.Router {
   const router = express.Router();
   router.post('/', express.json({ limit: bodyLimitBytes(kernel.config) }), async (req: Request, res: Response) => {
     const caller = { ip: req.ip ?? req.socket.remoteAddress ?? '', apiKey: apiKeyFrom(req.headers), lang: resolveLang(req.query.lang) };
-    const server = buildMcpServer(kernel, caller, (rate, retryAfter) => {
+    const { body, raw } = takeCallArguments(req.body);
+    const onRate: OnRate = (rate, retryAfter) => {
       if (!res.headersSent) for (const [k, v] of Object.entries(rateHeaders(rate, retryAfter))) res.setHeader(k, v);
-    });
+    };
+    const server = buildMcpServer(kernel, caller, onRate, (id) => raw.get(id));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
@@ -26,7 +53,7 @@ export function createMcpRouter(kernel: Kernel): express.Router {
     });
     try {
       await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
+      await transport.handleRequest(req, res, body);
     } catch (err) {
       console.error('mcp request failed:', err);
       if (!res.headersSent) rpcError(res, 500, -32603, 'Internal error');
@@ -36,11 +63,15 @@ export function createMcpRouter(kernel: Kernel): express.Router {
     res.setHeader('Allow', 'POST');
     rpcError(res, 405, -32000, 'Method not allowed: this server is stateless, use POST.');
   });
-  router.use((err: { type?: string; status?: number }, _req: Request, res: Response, _next: NextFunction) => {
-    if (err.type === 'entity.too.large') return rpcError(res, 413, -32600, 'Request body too large');
-    if (err.type === 'entity.parse.failed') return rpcError(res, 400, -32700, 'Parse error');
+  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (isBodyParserError(err)) {
+      if (err.type === 'entity.too.large' || err.status === 413) return rpcError(res, 413, -32600, 'Request body too large');
+      if (err.type === 'entity.parse.failed') return rpcError(res, 400, -32700, 'Parse error');
+      // A body cut short, a broken compressed stream, an encoding or charset we do not read.
+      return rpcError(res, err.status, -32600, 'Invalid request: the body could not be read (incomplete, or in an encoding or character set that is not accepted).');
+    }
     console.error('mcp request failed:', err);
-    rpcError(res, err.status && err.status < 500 ? err.status : 500, -32603, 'Internal error');
+    rpcError(res, 500, -32603, 'Internal error');
   });
   return router;
 }

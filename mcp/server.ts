@@ -29,13 +29,16 @@ export function mcpToolList(lang: Lang) {
   }));
 }
 
+/** The arguments of a tools/call as the client sent them, by JSON-RPC request id (see router.ts). */
+export type RawArguments = (id: string | number) => Record<string, unknown> | undefined;
+
 /** A server for one request (stateless): `caller.lang` is the default language of this URL. */
-export function buildMcpServer(kernel: Kernel, caller: Caller, onRate: OnRate = () => {}): Server {
+export function buildMcpServer(kernel: Kernel, caller: Caller, onRate: OnRate = () => {}, rawArguments: RawArguments = () => undefined): Server {
   const lang = caller.lang ?? 'es';
   const server = new Server({ name: 'spreadsheet-tools', title: 'Spreadsheet Tools', version: VERSION }, { capabilities: { tools: {} }, instructions: t(lang, 'mcp.instructions') });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpToolList(lang) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const args = rawArguments(extra.requestId) ?? ((request.params.arguments ?? {}) as Record<string, unknown>);
     try {
       const result = await kernel.invoke(request.params.name, { args }, caller);
       onRate(result.rate);
