@@ -123,10 +123,7 @@ class Parser {
   scalar(): JsonValue {
     const t = this.text;
     const c = t[this.i];
-    if (c === '"') {
-      const s = this.string();
-      return s === '' ? null : s;
-    }
+    if (c === '"') return this.string();
     for (const [word, v] of LITERALS) {
       if (t.startsWith(word, this.i)) {
         this.i += word.length;
@@ -294,7 +291,7 @@ export function readJsonTable(file: InputFile, o: JsonReadOptions): Table {
       } else if (v instanceof Inexact) {
         if (inexact++ === 0) firstInexact = `${where(item, [...prefix, k])}: ${v.text.slice(0, 40)}`;
         put(row, node, prefix, k, v.text);
-      } else put(row, node, prefix, k, v);
+      } else put(row, node, prefix, k, v === '' ? null : v);
     }
   };
 

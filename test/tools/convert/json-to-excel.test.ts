@@ -50,7 +50,7 @@ async function refusal(p: Promise<unknown>, lang: 'es' | 'en' = 'es'): Promise<{
 const CLIENTES = [
   { id: '00123', nombre: 'Muñoz Peña', alta: '2024-01-15', saldo: 1250.5, activo: true, dirección: { ciudad: 'Málaga', cp: '29001' } },
   { id: '4111111111111111', nombre: 'Ángela', saldo: -3, activo: false, etiquetas: ['vip', 2], nota: '=SUM(A1)', extra: null },
-  { nombre: 'Sin id', dirección: { ciudad: 'Cádiz', geo: { lat: 36.5, lon: -6.3 } }, vacío: {}, texto: 'true' },
+  { nombre: 'Sin id', dirección: { ciudad: 'Cádiz', geo: { lat: 36.5, lon: -6.3 } }, vacío: {}, texto: 'true', lista: ['', null, 'x'], blanco: '' },
 ];
 
 test('json-to-excel: one row per object, the union of keys in first-seen order, nested objects flattened', async () => {
@@ -59,16 +59,16 @@ test('json-to-excel: one row per object, the union of keys in first-seen order, 
   const sheet = await sheetOf(out);
   assert.equal(sheet.name, 'clientes');
   assert.deepEqual(sheet.rows, [
-    ['id', 'nombre', 'alta', 'saldo', 'activo', 'dirección.ciudad', 'dirección.cp', 'etiquetas', 'nota', 'extra', 'dirección.geo.lat', 'dirección.geo.lon', 'vacío', 'texto'],
-    ['00123', 'Muñoz Peña', '2024-01-15', 1250.5, true, 'Málaga', '29001', null, null, null, null, null, null, null],
-    ['4111111111111111', 'Ángela', null, -3, false, null, null, '["vip",2]', '=SUM(A1)', null, null, null, null, null],
-    [null, 'Sin id', null, null, null, 'Cádiz', null, null, null, null, 36.5, -6.3, '{}', 'true'],
+    ['id', 'nombre', 'alta', 'saldo', 'activo', 'dirección.ciudad', 'dirección.cp', 'etiquetas', 'nota', 'extra', 'dirección.geo.lat', 'dirección.geo.lon', 'vacío', 'texto', 'lista', 'blanco'],
+    ['00123', 'Muñoz Peña', '2024-01-15', 1250.5, true, 'Málaga', '29001', null, null, null, null, null, null, null, null, null],
+    ['4111111111111111', 'Ángela', null, -3, false, null, null, '["vip",2]', '=SUM(A1)', null, null, null, null, null, null, null],
+    [null, 'Sin id', null, null, null, 'Cádiz', null, null, null, null, 36.5, -6.3, '{}', 'true', '["",null,"x"]', null],
   ]);
   // Strings stay text: no date, number or boolean is guessed from them.
   assert.equal(sheet.formats[1][2], 'General');
   assert.deepEqual(out.messages.map((m) => m.level), ['info', 'info']);
-  assert.equal(out.messages[0].text, '2 valor(es) que son listas u objetos vacíos se han escrito como texto JSON (el primero: elemento 2, «etiquetas»).');
-  assert.equal(out.messages[1].text, '«clientes.json» → «clientes.xlsx»: 3 fila(s) (una por objeto) y 14 columna(s).');
+  assert.equal(out.messages[0].text, '3 valor(es) que son listas u objetos vacíos se han escrito como texto JSON (el primero: elemento 2, «etiquetas»).');
+  assert.equal(out.messages[1].text, '«clientes.json» → «clientes.xlsx»: 3 fila(s) (una por objeto) y 16 columna(s).');
   assert.equal(out.preview?.totalRows, 3);
 });
 
