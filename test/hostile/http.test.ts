@@ -148,7 +148,7 @@ test('http: multipart with 1,000 file parts or 1,000 fields is a clean 400, and 
   const empty = Array.from({ length: 1000 }, () => `--${BOUNDARY}\r\n\r\n\r\n`).join('') + `--${BOUNDARY}--\r\n`;
   const res = await postMultipart('split-rows', empty);
   assert.equal(res.status, 400);
-  assertCleanMessage((await res.json()).message);
+  assertCleanMessage(((await res.json()) as Json).message);
   await assertServes(srv);
 });
 
