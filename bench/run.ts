@@ -1,102 +1,259 @@
-// `npm run bench`: times the merge/split tools through the kernel on generated inputs, next to plain
-// SheetJS doing the same read → write job in the same run, and prints medians, ratios and peak memory.
-// Output: a table on the terminal and bench/out/results.json. Inputs are generated, never committed.
+// `npm run bench`: the service against the programs people use for the same jobs (issues 3 and 5).
+//
+// It generates its inputs (bench/inputs.ts, seeded: nothing large is committed), then, for each task, runs
+// the service three ways (in this process through the kernel's `execute`; in a fresh process per run for a
+// clean peak RSS; over HTTP against the real server with download=true) alternating with every installed
+// peer on the same file (bench/peers.ts; bench/install-peers installs them), and prints medians, the ratio
+// service / fastest peer doing the same job, peak memory and the 4 × (input + output) bound. Then the
+// small-file HTTP load against the service and a bare Express app. A table on the terminal, and
+// bench/out/results.json with the machine and every peer's version.
+//
+// Environment: BENCH_ROWS (100000), BENCH_RUNS (3), BENCH_ONLY (substring of task names), BENCH_HUGE=1
+// (the 1,000,000-row tasks), BENCH_LOAD_S (10; 0 skips the load), BENCH_LOAD_CONNECTIONS (20),
+// BENCH_PEER_TIMEOUT_S (300), BENCH_SLOW_S (60: a peer whose first run takes longer runs only once).
+// MAX_CELLS and PDF_MAX_ROWS apply to every service run as they do to the server.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
-import * as XLSX from 'xlsx';
-import { execute } from '../tools/core/execute.ts';
-import type { InputFile } from '../tools/core/files.ts';
-import { getTool } from '../tools/core/registry.ts';
-import { optionsSchema, parseOptions } from '../tools/core/schema.ts';
-import { bigCsv } from '../test/helpers/generate.ts';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseConfig, toolLimitsOf } from '../tools/core/config.ts';
+import { smallFileLoad, type LoadResult } from './http-load.ts';
+import { writeInputs, type Inputs } from './inputs.ts';
+import { dirOutput, freshDir, HAS_GNU_TIME, MB, median, timeCommand } from './measure.ts';
+import { LIBREOFFICE_PROFILE, missing, peerVersions, q, type Peer } from './peers.ts';
+import { compare, summarizePeer, table, type PeerResult, type ServiceResult, type TaskResult } from './report.ts';
+import { readInputs, registered, runService, runServiceChild, runServiceHttp, startService, type HttpService, type ServiceSpec } from './service.ts';
+import { hugeTasks, tasks, type Task } from './tasks.ts';
 
-const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const int = (name: string, fallback: number) => {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number`);
+  return n;
+};
+const ROWS = int('BENCH_ROWS', 100_000);
+const RUNS = Math.max(1, int('BENCH_RUNS', 3));
+const ONLY = process.env.BENCH_ONLY ?? '';
+const HUGE = process.env.BENCH_HUGE === '1';
+const LOAD_S = int('BENCH_LOAD_S', 10);
+const LOAD_CONNECTIONS = int('BENCH_LOAD_CONNECTIONS', 20);
+const PEER_TIMEOUT_MS = int('BENCH_PEER_TIMEOUT_S', 300) * 1000;
+const SLOW_MS = int('BENCH_SLOW_S', 60) * 1000;
+const PARTS = 5;
+const PDF_ROWS = 10_000;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+const OUT = fileURLToPath(new URL('./out/', import.meta.url));
+const WORK = join(OUT, 'work');
+const config = parseConfig(process.env);
+const limits = toolLimitsOf(config);
+const started = performance.now();
+
+const slug = (s: string) => s.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+const fmt = (x: number) => `${Math.round(x)} ms`;
+const log = (s: string) => console.log(s);
+
+async function pages(path: string): Promise<number | null> {
+  const r = await timeCommand(`pdfinfo ${q(path)}`, { timeoutMs: 60_000, rssFile: join(WORK, 'pdfinfo.rss') });
+  const m = /^Pages:\s+(\d+)/m.exec(r.stdout);
+  return m ? Number(m[1]) : null;
 }
 
-async function timeIt(fn: () => unknown): Promise<{ ms: number; heapMb: number }> {
-  globalThis.gc?.();
-  const before = process.memoryUsage().heapUsed;
-  let peak = before;
-  const probe = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
-  const t0 = performance.now();
-  await fn();
-  const ms = performance.now() - t0;
-  clearInterval(probe);
-  peak = Math.max(peak, process.memoryUsage().heapUsed);
-  return { ms, heapMb: (peak - before) / 2 ** 20 };
+/** One peer run on its own empty output folder. */
+async function peerRun(task: Task, peer: Peer, inputs: Inputs, dir: string) {
+  const io = { inputs: (peer.inputs ?? task.inputs).map(inputs.path), out: freshDir(dir) };
+  const r = await timeCommand(peer.command(io), { env: peer.env, timeoutMs: PEER_TIMEOUT_MS, cwd: dir, rssFile: join(WORK, `${slug(peer.name)}.rss`) });
+  const out = dirOutput(dir);
+  // A command that exits 0 but writes nothing did not do the job.
+  if (r.ok && out.bytes === 0) return { ...r, ok: false, error: 'no output', out };
+  return { ...r, out };
 }
 
-function runTool(id: string, files: InputFile[], options: Record<string, unknown>) {
-  const tool = getTool(id);
-  return execute(tool, files, parseOptions(optionsSchema(tool), options), { lang: 'es', download: true });
-}
+async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<TaskResult> {
+  const inputList = task.inputs.map((name) => ({ name, bytes: inputs.size[name] }));
+  const base: TaskResult = { task: task.name, tool: task.tool, rows: task.rows, inputs: inputList, status: 'skipped', peers: [], fastestPeer: null, ratio: null, ratioHttp: null, boundMb: null };
+  if (!registered(task.tool)) {
+    log(`\n${task.name}: skipped, ${task.tool} is not registered yet`);
+    return { ...base, note: `${task.tool} not registered` };
+  }
+  log(`\n${task.name} (${task.rows} rows, ${inputList.map((i) => `${i.name} ${(i.bytes / MB).toFixed(1)} MB`).join(', ')})`);
+  const spec: ServiceSpec = { tool: task.tool, options: task.options, limits };
+  const paths = task.inputs.map(inputs.path);
+  const files = readInputs(paths);
+  const inFiles = files.map((f, i) => ({ name: task.inputs[i], bytes: f.bytes }));
+  const inBytes = files.reduce((n, f) => n + f.bytes.length, 0);
+  const dir = join(WORK, slug(task.name));
 
-/** The same job done naively with SheetJS: read every input, write one xlsx per output table. */
-function sheetjsPeer(files: InputFile[], split: (rows: unknown[][]) => unknown[][][]) {
-  const rows = files.flatMap((f) => {
-    const wb = XLSX.read(f.bytes, { type: 'array', dense: true });
-    return XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets[wb.SheetNames[0]], { header: 1 });
+  const svc: ServiceResult = {
+    inProcess: { runsMs: [], medianMs: null },
+    child: { runsMs: [], medianMs: null, wallMedianMs: null, peakRssMb: null, growthMb: null },
+    http: { runsMs: [], medianMs: null, serverPeakMb: null },
+    outBytes: 0,
+    outFiles: 0,
+  };
+  const wall: number[] = [];
+  const peerState = task.peers.map((peer) => {
+    const lacks = missing(peer);
+    if (lacks.length) log(`  ${peer.name}: not installed (${lacks.join(', ')})`);
+    return { peer, lacks, runsMs: [] as number[], rss: [] as number[], done: lacks.length > 0, error: undefined as string | undefined, outBytes: 0, outFiles: 0, lastDir: '' };
   });
-  for (const part of split(rows)) {
-    const wb = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(part, { dense: true }), 'Sheet1');
-    XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true });
+
+  const serviceSteps: Array<() => Promise<void>> = [];
+  if (!task.huge) {
+    serviceSteps.push(async () => {
+      if (svc.inProcess.error) return;
+      globalThis.gc?.();
+      const r = await runService(spec, inFiles);
+      if (!r.ok) return void (svc.inProcess.error = r.code);
+      svc.inProcess.runsMs.push(r.ms);
+      svc.outBytes = r.outBytes;
+      svc.outFiles = r.outFiles;
+      if (task.pdf && r.result && svc.pages === undefined) {
+        const pdf = join(freshDir(join(dir, 'service')), r.result.files[0].name);
+        writeFileSync(pdf, r.result.files[0].bytes);
+        svc.pages = await pages(pdf);
+      }
+      log(`  service in-process  ${fmt(r.ms)}  → ${r.outFiles} file(s), ${(r.outBytes / MB).toFixed(1)} MB`);
+    });
   }
-}
+  serviceSteps.push(async () => {
+    if (svc.child.error) return;
+    const r = await runServiceChild(spec, paths, PEER_TIMEOUT_MS);
+    if (!r.ok) return void (svc.child.error = r.code);
+    svc.child.runsMs.push(r.ms);
+    wall.push(r.wallMs);
+    svc.child.peakRssMb = Math.max(svc.child.peakRssMb ?? 0, r.maxRssMb);
+    svc.child.growthMb = Math.max(svc.child.growthMb ?? 0, r.maxRssMb - r.baseRssMb);
+    if (task.huge) {
+      svc.outBytes = r.outBytes;
+      svc.outFiles = r.outFiles;
+    }
+    log(`  service fresh proc  ${fmt(r.ms)}  (process ${fmt(r.wallMs)}), peak RSS ${Math.round(r.maxRssMb)} MB (+${Math.round(r.maxRssMb - r.baseRssMb)} MB over the loaded runtime)`);
+  });
+  serviceSteps.push(async () => {
+    if (svc.http.error) return;
+    const r = await runServiceHttp(http, spec, files, task.field);
+    if (!r.ok) return void (svc.http.error = r.code);
+    svc.http.runsMs.push(r.ms);
+    if (r.serverPeakMb !== null) svc.http.serverPeakMb = Math.max(svc.http.serverPeakMb ?? 0, r.serverPeakMb);
+    log(`  service over HTTP   ${fmt(r.ms)}  → ${(r.outBytes / MB).toFixed(1)} MB${r.serverPeakMb !== null ? `, server peak RSS ${Math.round(r.serverPeakMb)} MB` : ''}`);
+  });
+  const peerSteps = peerState.map((st) => async () => {
+    if (st.done) return;
+    const pdir = join(dir, slug(st.peer.name));
+    const r = await peerRun(task, st.peer, inputs, pdir);
+    if (!r.ok) {
+      st.error = r.error;
+      st.done = true;
+      log(`  ${st.peer.name}: failed (${r.error})`);
+      return;
+    }
+    st.runsMs.push(r.ms);
+    if (r.peakRssMb !== null) st.rss.push(r.peakRssMb);
+    st.outBytes = r.out.bytes;
+    st.outFiles = r.out.files;
+    st.lastDir = pdir;
+    if (r.ms > SLOW_MS) st.done = true; // one run is enough to place a slow peer
+    log(`  ${st.peer.name.padEnd(18)}  ${fmt(r.ms)}${r.peakRssMb !== null ? `, peak RSS ${Math.round(r.peakRssMb)} MB` : ''}  → ${r.out.files} file(s), ${(r.out.bytes / MB).toFixed(1)} MB`);
+  });
 
-const enc = new TextEncoder();
-const csv = bigCsv(ROWS);
-const csvFile: InputFile = { name: 'datos.csv', bytes: enc.encode(csv) };
-const xlsxOut = await runTool('split-rows', [csvFile], { 'rows-per-file': 1_000_000 });
-const xlsxFile: InputFile = { name: 'datos.xlsx', bytes: xlsxOut.files[0].bytes };
-const fifth = Math.ceil(ROWS / 5);
-const parts = Array.from({ length: 5 }, (_, i) => ({ name: `p${i}.csv`, bytes: enc.encode(bigCsv(fifth)) }));
-
-const tasks: Array<{ name: string; run: () => unknown; peer: () => unknown }> = [
-  { name: `split-rows csv ${ROWS} rows, 10,000/file`, run: () => runTool('split-rows', [csvFile], { 'rows-per-file': 10_000 }), peer: () => sheetjsPeer([csvFile], (r) => chunk(r, 10_000)) },
-  { name: `split-rows xlsx ${ROWS} rows, 10,000/file`, run: () => runTool('split-rows', [xlsxFile], { 'rows-per-file': 10_000 }), peer: () => sheetjsPeer([xlsxFile], (r) => chunk(r, 10_000)) },
-  { name: `merge-stack 5 csv × ${fifth} rows`, run: () => runTool('merge-stack', parts, {}), peer: () => sheetjsPeer(parts, (r) => [r]) },
-  { name: `split-by-column xlsx ${ROWS} rows (5 values)`, run: () => runTool('split-by-column', [xlsxFile], { column: 'ciudad' }), peer: () => sheetjsPeer([xlsxFile], (r) => groupBy(r, 1)) },
-];
-
-function chunk<T>(rows: T[], n: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 1; i < rows.length; i += n) out.push([rows[0], ...rows.slice(i, i + n)]);
-  return out;
-}
-function groupBy(rows: unknown[][], col: number): unknown[][][] {
-  const groups = new Map<unknown, unknown[][]>();
-  for (const r of rows.slice(1)) {
-    const g = groups.get(r[col]) ?? [rows[0]];
-    g.push(r);
-    groups.set(r[col], g);
+  // Alternate service and peer runs (A B A B …) round after round, so that machine noise hits both alike.
+  const rounds = task.huge ? 1 : RUNS;
+  for (let round = 0; round < rounds; round++) {
+    const n = Math.max(serviceSteps.length, peerSteps.length);
+    for (let i = 0; i < n; i++) {
+      if (serviceSteps[i]) await serviceSteps[i]();
+      if (peerSteps[i]) await peerSteps[i]();
+    }
   }
-  return [...groups.values()];
-}
 
-const results = [];
-for (const task of tasks) {
-  const ours: number[] = [];
-  const peer: number[] = [];
-  let heap = 0;
-  for (let i = 0; i < RUNS; i++) {
-    // Alternate service and peer so machine noise hits both alike.
-    const a = await timeIt(task.run);
-    ours.push(a.ms);
-    heap = Math.max(heap, a.heapMb);
-    peer.push((await timeIt(task.peer)).ms);
+  svc.inProcess.medianMs = median(svc.inProcess.runsMs);
+  svc.child.medianMs = median(svc.child.runsMs);
+  svc.child.wallMedianMs = median(wall);
+  svc.http.medianMs = median(svc.http.runsMs);
+  const peerResults: PeerResult[] = [];
+  for (const st of peerState) {
+    const pdf = task.pdf && st.lastDir ? dirOutput(st.lastDir).paths.find((p) => p.endsWith('.pdf')) : undefined;
+    peerResults.push(
+      summarizePeer({
+        name: st.peer.name,
+        same: st.peer.same,
+        note: st.peer.note,
+        status: st.lacks.length ? 'missing' : st.runsMs.length ? 'ran' : 'failed',
+        missing: st.lacks.length ? st.lacks : undefined,
+        error: st.error,
+        runsMs: st.runsMs,
+        peakRssMb: st.rss.length ? Math.max(...st.rss) : null,
+        outBytes: st.outBytes,
+        outFiles: st.outFiles,
+        pages: pdf ? await pages(pdf) : undefined,
+      }),
+    );
   }
-  const row = { task: task.name, serviceMs: Math.round(median(ours)), sheetjsMs: Math.round(median(peer)), ratio: +(median(ours) / median(peer)).toFixed(2), peakHeapMb: Math.round(heap) };
-  results.push(row);
-  console.log(`${row.task.padEnd(44)} service ${String(row.serviceMs).padStart(6)} ms   SheetJS ${String(row.sheetjsMs).padStart(6)} ms   ratio ${row.ratio.toFixed(2)}   heap +${row.peakHeapMb} MB`);
+  const outBytes = svc.outBytes;
+  return {
+    ...base,
+    status: 'ran',
+    service: svc,
+    peers: peerResults,
+    ...compare(svc, peerResults),
+    boundMb: outBytes ? (4 * (inBytes + outBytes)) / MB : null,
+  };
 }
 
-const machine = { cpus: availableParallelism(), cpu: cpus()[0]?.model, memGb: Math.round(totalmem() / 2 ** 30), node: process.version };
-mkdirSync(new URL('./out/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./out/results.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), machine, rows: ROWS, runs: RUNS, results }, null, 2));
-console.log(`\n${new Date().toISOString().slice(0, 10)} · ${machine.cpus} cores · ${machine.memGb} GiB · Node ${machine.node} · results in bench/out/results.json`);
+/** LibreOffice builds its profile on first start (seconds): done once here, untimed. */
+async function warmLibreOffice(inputs: Inputs) {
+  if (missing({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: () => '' }).length) return;
+  const dir = freshDir(join(WORK, 'libreoffice-warmup'));
+  await timeCommand(`soffice --headless --norestore --nolockcheck -env:UserInstallation=file://${LIBREOFFICE_PROFILE} --convert-to xlsx --outdir ${q(dir)} ${q(inputs.path('pequeno.csv'))}`, {
+    timeoutMs: 180_000,
+    rssFile: join(WORK, 'warmup.rss'),
+  });
+}
+
+// ---- the run ----
+mkdirSync(WORK, { recursive: true });
+const selected = [...tasks(ROWS, PARTS, PDF_ROWS), ...(HUGE ? hugeTasks() : [])].filter((t) => t.name.includes(ONLY));
+log(`Generating inputs (${ROWS} rows${HUGE ? ', and the 1,000,000-row files' : ''})…`);
+const t0 = performance.now();
+const inputs = writeInputs(join(OUT, 'inputs'), ROWS, { huge: HUGE, parts: PARTS, pdfRows: PDF_ROWS });
+log(`  done in ${fmt(performance.now() - t0)}: ${Object.entries(inputs.size).map(([n, b]) => `${n} ${(b / MB).toFixed(1)} MB`).join(', ')}`);
+if (!HAS_GNU_TIME) log('  /usr/bin/time is missing (Debian package `time`): peers\' peak memory will not be measured');
+await warmLibreOffice(inputs);
+
+// The server takes any input this run sends; everything else (job memory, time, cells) keeps its defaults.
+const largest = Math.max(...selected.map((t) => t.inputs.reduce((n, name) => n + inputs.size[name], 0)), 0);
+const maxInputMb = Math.max(config.MAX_INPUT_MB, Math.ceil((largest * 1.2) / MB));
+const http = await startService({ MAX_INPUT_MB: String(maxInputMb), MAX_RESULT_MB: '2048', MAX_FILE_PARTS: String(Math.max(20, PARTS)) });
+const results: TaskResult[] = [];
+let load: LoadResult | { skipped: string } | null = null;
+try {
+  for (const task of selected) results.push(await runTask(task, inputs, http));
+  if (LOAD_S > 0 && 'small-file load'.includes(ONLY)) {
+    const tool = registered('csv-to-excel') ? 'csv-to-excel' : 'split-rows';
+    log(`\nSmall-file HTTP load: ${tool}, ${(inputs.size['pequeno.csv'] / 1024).toFixed(1)} KB CSV, ${LOAD_CONNECTIONS} connections, ${LOAD_S} s, service then bare Express`);
+    load = await smallFileLoad(http, { tool, csvPath: inputs.path('pequeno.csv'), inputBytes: inputs.size['pequeno.csv'], workDir: WORK, connections: LOAD_CONNECTIONS, seconds: LOAD_S, jobs: config.MAX_JOBS });
+  }
+} finally {
+  await http.close();
+}
+
+const machine = { cpu: cpus()[0]?.model ?? null, cores: availableParallelism(), memGb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}` };
+const versions = peerVersions();
+const totalS = Math.round((performance.now() - started) / 1000);
+log('\n' + table(results));
+log('\nratio = service median ÷ fastest peer doing the same job (in-process, and over HTTP); peers are timed as whole processes, start-up included.');
+log('RSS: service = peak of a fresh process per run (Node runtime included) / fastest peer\'s peak (GNU time); growth = service peak minus its loaded runtime, compared with 4 × (input + output).');
+if (load && 'service' in load) {
+  const l = load;
+  const figures = (f: LoadResult['service'], connections: number) =>
+    `${connections} connections: ${(f.ok / l.seconds).toFixed(0)} runs/s (statuses ${JSON.stringify(f.statuses)}, errors ${f.errors}, p50 ${f.latencyP50Ms} ms, p99 ${f.latencyP99Ms} ms)`;
+  log(`\nSmall-file load (${l.tool}, ${(l.inputBytes / 1024).toFixed(1)} KB CSV, ${l.seconds} s each, autocannon):`);
+  log(`  service, ${figures(l.service, l.connections)} → ${(l.ratio * 100).toFixed(1)} % of bare Express`);
+  log(`  service, ${figures(l.serviceAtJobs, l.serviceAtJobs.connections)} → ${(l.ratioAtJobs * 100).toFixed(1)} % of bare Express`);
+  log(`  bare Express "hello world", ${l.connections} connections: ${l.express.requestsPerSec.toFixed(0)} req/s (issue 5 target: service ≥ 25 % of it)`);
+}
+log(`\n${new Date().toISOString().slice(0, 10)} · ${machine.cpu} · ${machine.cores} cores · ${machine.memGb} GiB · Node ${machine.node} · ${ROWS} rows · ${RUNS} runs · ${totalS} s · results in bench/out/results.json`);
+
+writeFileSync(
+  join(OUT, 'results.json'),
+  JSON.stringify({ date: new Date().toISOString(), machine, versions, settings: { rows: ROWS, runs: RUNS, only: ONLY || null, huge: HUGE, limits, serverMaxInputMb: maxInputMb, gnuTime: HAS_GNU_TIME }, totalSeconds: totalS, results, load }, null, 2) + '\n',
+);

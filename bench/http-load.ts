@@ -1,0 +1,110 @@
+// The small-file HTTP load of issue 5: a 10 KB CSV → xlsx run, posted by autocannon (the load generator,
+// a child process so it never shares this event loop) against the service, then a bare Express "hello
+// world" against the same generator in the same run. The ratio of their requests per second is the figure
+// the issue sets a target for (≥ 25 %).
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startChild, type HttpService } from './service.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const AUTOCANNON = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
+
+export interface LoadFigures {
+  requestsPerSec: number;
+  requests: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  /** Answers by HTTP status. */
+  statuses: Record<string, number>;
+}
+
+interface AutocannonJson {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodeStats?: Record<string, { count: number }>;
+}
+
+function autocannon(url: string, o: { connections: number; seconds: number; method?: string; formFile?: string }): Promise<LoadFigures> {
+  const args = [AUTOCANNON, '-j', '-n', '-c', String(o.connections), '-d', String(o.seconds)];
+  if (o.method) args.push('-m', o.method);
+  if (o.formFile) args.push('-F', o.formFile);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b));
+    child.stderr.on('data', (b: Buffer) => (err += b));
+    child.on('close', (code) => {
+      try {
+        const j = JSON.parse(out) as AutocannonJson;
+        resolve({
+          requestsPerSec: j.requests.average,
+          requests: j.requests.total,
+          ok: j['2xx'],
+          non2xx: j.non2xx,
+          errors: j.errors,
+          timeouts: j.timeouts,
+          latencyP50Ms: j.latency.p50,
+          latencyP99Ms: j.latency.p99,
+          statuses: Object.fromEntries(Object.entries(j.statusCodeStats ?? {}).map(([k, v]) => [k, v.count])),
+        });
+      } catch {
+        reject(new Error(`autocannon exit ${code}: ${err.slice(-500)}`));
+      }
+    });
+  });
+}
+
+export interface LoadResult {
+  tool: string;
+  inputBytes: number;
+  connections: number;
+  seconds: number;
+  service: LoadFigures;
+  /** The same load with as many connections as the server has job slots (MAX_JOBS): no `busy` answers. */
+  serviceAtJobs: LoadFigures & { connections: number };
+  express: LoadFigures;
+  /** service successful runs/s ÷ bare Express requests/s, at `connections` and at MAX_JOBS connections */
+  ratio: number;
+  ratioAtJobs: number;
+}
+
+/** Runs the load against the running service, then against a bare Express app started for it. */
+export async function smallFileLoad(
+  service: HttpService,
+  o: { tool: string; csvPath: string; inputBytes: number; workDir: string; connections: number; seconds: number; jobs: number },
+): Promise<LoadResult> {
+  const form = join(o.workDir, 'load-form.json');
+  writeFileSync(form, JSON.stringify({ file: { type: 'file', path: o.csvPath } }));
+  const url = `${service.url}/api/v1/tools/${o.tool}/run?download=true`;
+  const svc = await autocannon(url, { connections: o.connections, seconds: o.seconds, method: 'POST', formFile: form });
+  const atJobs = await autocannon(url, { connections: o.jobs, seconds: o.seconds, method: 'POST', formFile: form });
+  const hello = await startChild([join(ROOT, 'bench', 'peers', 'hello-express.mjs')], {}, '/health');
+  try {
+    const bare = await autocannon(hello.url + '/', { connections: o.connections, seconds: o.seconds });
+    return {
+      tool: o.tool,
+      inputBytes: o.inputBytes,
+      connections: o.connections,
+      seconds: o.seconds,
+      service: svc,
+      serviceAtJobs: { ...atJobs, connections: o.jobs },
+      express: bare,
+      ratio: svc.ok / o.seconds / bare.requestsPerSec,
+      ratioAtJobs: atJobs.ok / o.seconds / bare.requestsPerSec,
+    };
+  } finally {
+    await hello.close();
+  }
+}

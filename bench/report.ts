@@ -1,0 +1,98 @@
+// What a task's runs add up to, and the terminal table of the whole run.
+import { median } from './measure.ts';
+
+export interface PeerResult {
+  name: string;
+  same: boolean;
+  note?: string;
+  status: 'ran' | 'failed' | 'missing';
+  missing?: string[];
+  error?: string;
+  runsMs: number[];
+  medianMs: number | null;
+  peakRssMb: number | null;
+  outBytes: number;
+  outFiles: number;
+  pages?: number | null;
+}
+
+export interface ServiceResult {
+  inProcess: { runsMs: number[]; medianMs: number | null; error?: string };
+  /** Fresh process per run: job time, process wall time, peak RSS and its growth over the loaded runtime. */
+  child: { runsMs: number[]; medianMs: number | null; wallMedianMs: number | null; peakRssMb: number | null; growthMb: number | null; error?: string };
+  http: { runsMs: number[]; medianMs: number | null; serverPeakMb: number | null; error?: string };
+  outBytes: number;
+  outFiles: number;
+  pages?: number | null;
+}
+
+export interface TaskResult {
+  task: string;
+  tool: string;
+  rows: number;
+  inputs: Array<{ name: string; bytes: number }>;
+  status: 'ran' | 'skipped';
+  note?: string;
+  service?: ServiceResult;
+  peers: PeerResult[];
+  /** The fastest peer doing the same job. */
+  fastestPeer: { name: string; medianMs: number; peakRssMb: number | null } | null;
+  /** service in-process median ÷ fastest peer median, and the same with the HTTP median. */
+  ratio: number | null;
+  ratioHttp: number | null;
+  /** 4 × (input + output), the memory rule a run's peak is compared with. */
+  boundMb: number | null;
+}
+
+export function summarizePeer(p: Omit<PeerResult, 'medianMs'>): PeerResult {
+  return { ...p, medianMs: median(p.runsMs) };
+}
+
+/** The fastest same-job peer and the ratios against it. */
+export function compare(service: ServiceResult, peers: PeerResult[]): Pick<TaskResult, 'fastestPeer' | 'ratio' | 'ratioHttp'> {
+  const same = peers.filter((p) => p.same && p.medianMs !== null).sort((a, b) => a.medianMs! - b.medianMs!);
+  const best = same[0];
+  if (!best) return { fastestPeer: null, ratio: null, ratioHttp: null };
+  const ratio = (x: number | null) => (x === null ? null : x / best.medianMs!);
+  return { fastestPeer: { name: best.name, medianMs: best.medianMs!, peakRssMb: best.peakRssMb }, ratio: ratio(service.inProcess.medianMs), ratioHttp: ratio(service.http.medianMs) };
+}
+
+const ms = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
+const mb = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${Math.round(x)}`);
+const ratio = (x: number | null) => (x === null ? '—' : x.toFixed(2));
+
+function peerCell(p: PeerResult): string {
+  const tag = p.same ? '' : '*';
+  if (p.status === 'missing') return `${p.name}${tag} (not installed)`;
+  if (p.status === 'failed' && p.medianMs === null) return `${p.name}${tag} failed`;
+  return `${p.name}${tag} ${ms(p.medianMs)}${p.pages ? ` ${p.pages} p.` : ''}`;
+}
+
+/** One row per task: the columns issue 5 asks for. */
+export function table(results: TaskResult[]): string {
+  const head = ['task', 'rows', 'service', 'over HTTP', 'fastest peer', 'peer', 'ratio', 'ratio HTTP', 'RSS MB svc/peer', 'svc growth', '4×(in+out)', 'every peer (median; * = not the same job)'];
+  const rows = results.map((r) => {
+    if (r.status === 'skipped' || !r.service) return [r.task, String(r.rows), `skipped: ${r.note ?? ''}`, '', '', '', '', '', '', '', '', ''];
+    const s = r.service;
+    const svc = s.inProcess.error ? s.inProcess.error : ms(s.inProcess.medianMs);
+    const http = s.http.error ? s.http.error : ms(s.http.medianMs);
+    const within = s.child.growthMb !== null && r.boundMb !== null ? (s.child.growthMb <= r.boundMb ? ' ok' : ' over') : '';
+    return [
+      r.task,
+      String(r.rows),
+      svc + (s.pages ? ` (${s.pages} p.)` : ''),
+      http,
+      r.fastestPeer?.name ?? '—',
+      ms(r.fastestPeer?.medianMs),
+      ratio(r.ratio),
+      ratio(r.ratioHttp),
+      `${mb(s.child.peakRssMb)} / ${mb(r.fastestPeer?.peakRssMb)}`,
+      mb(s.child.growthMb),
+      `${mb(r.boundMb)}${within}`,
+      r.peers.map(peerCell).join(', '),
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === cells.length - 1 || i === 4 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,174 @@
+// The tasks of `npm run bench`: one tool job on one generated input, and the peers that do the same job on
+// the same file. A task whose tool is not registered yet is skipped with a note, so the list can name every
+// tool the issues ask about and pick each one up as it lands.
+import { CATEGORY, XLS_MAX_DATA_ROWS } from './inputs.ts';
+import { peers, type Peer } from './peers.ts';
+
+export interface Task {
+  /** Matched by BENCH_ONLY (substring). */
+  name: string;
+  tool: string;
+  options: Record<string, unknown>;
+  /** Input file names in the inputs folder; the service and every peer read these same files. */
+  inputs: string[];
+  /** Multipart field of the files. */
+  field: 'file' | 'files';
+  peers: Peer[];
+  /** Rows the task reads, for the label. */
+  rows: number;
+  /** Count the pages of the PDF results (pdfinfo). */
+  pdf?: boolean;
+  /** The 1,000,000-row task: it only has to succeed within the input limit; no peers, no in-process runs. */
+  huge?: boolean;
+}
+
+export const SPLIT_ROWS = 10_000;
+
+export function tasks(rows: number, parts: number, pdfRows: number): Task[] {
+  const per = Math.ceil(rows / parts);
+  const partNames = (ext: string) => Array.from({ length: parts }, (_, i) => `parte-${i + 1}.${ext}`);
+  const xlsRows = Math.min(rows, XLS_MAX_DATA_ROWS);
+  const groupEnv = { BENCH_GROUP_COLUMN: CATEGORY };
+  const chunkEnv = { BENCH_CHUNK_ROWS: String(SPLIT_ROWS) };
+  return [
+    {
+      name: 'excel-to-csv xlsx',
+      tool: 'excel-to-csv',
+      options: {},
+      inputs: ['medio.xlsx'],
+      field: 'file',
+      rows,
+      peers: [peers.ssconvertTo('csv'), peers.xlsx2csv(), peers.libreofficeToCsv(), peers.pandas('csv'), peers.in2csv()],
+    },
+    {
+      // The same job on the file our own writer made (inline strings): no reader may gain from the layout.
+      name: 'excel-to-csv xlsx-by-service',
+      tool: 'excel-to-csv',
+      options: {},
+      inputs: ['medio-servicio.xlsx'],
+      field: 'file',
+      rows,
+      peers: [peers.ssconvertTo('csv'), peers.xlsx2csv(), peers.pandas('csv')],
+    },
+    {
+      name: 'excel-to-csv xls',
+      tool: 'excel-to-csv',
+      options: {},
+      inputs: ['medio.xls'],
+      field: 'file',
+      rows: xlsRows,
+      // pandas needs xlrd ≥ 2 for .xls, Debian 12 ships 1.2: csvkit reads it with xlrd directly.
+      peers: [peers.ssconvertTo('csv'), peers.libreofficeToCsv(), peers.in2csv()],
+    },
+    {
+      name: 'csv-to-excel csv',
+      tool: 'csv-to-excel',
+      options: {},
+      inputs: ['medio.csv'],
+      field: 'file',
+      rows,
+      peers: [peers.sheetjs(), peers.pandas('xlsx', 'pandas+xlsxwriter'), peers.libreofficeCsvToXlsx(), peers.ssconvertTo('xlsx')],
+    },
+    {
+      name: 'excel-to-json xlsx',
+      tool: 'excel-to-json',
+      options: {},
+      inputs: ['medio.xlsx'],
+      field: 'file',
+      rows,
+      peers: [peers.pandas('json'), peers.in2csvJson()],
+    },
+    {
+      // miller reads CSV only: its fair comparison is excel-to-json on the CSV, not on the workbook.
+      name: 'excel-to-json csv',
+      tool: 'excel-to-json',
+      options: {},
+      inputs: ['medio.csv'],
+      field: 'file',
+      rows,
+      peers: [peers.millerJson(), peers.pandas('json'), peers.csvjson()],
+    },
+    {
+      name: 'merge-stack csv',
+      tool: 'merge-stack',
+      options: {},
+      inputs: partNames('csv'),
+      field: 'files',
+      rows: per * parts,
+      peers: [peers.pandas('stack', 'pandas concat+xlsxwriter'), peers.csvstack(), peers.millerStack()],
+    },
+    {
+      name: 'merge-stack xlsx',
+      tool: 'merge-stack',
+      options: {},
+      inputs: partNames('xlsx'),
+      field: 'files',
+      rows: per * parts,
+      peers: [peers.pandas('stack', 'pandas concat+xlsxwriter'), peers.in2csvStack()],
+    },
+    {
+      name: 'split-by-column xlsx',
+      tool: 'split-by-column',
+      options: { column: CATEGORY },
+      inputs: ['medio.xlsx'],
+      field: 'file',
+      rows,
+      peers: [peers.pandas('group-xlsx', 'pandas groupby+xlsxwriter', { env: groupEnv })],
+    },
+    {
+      name: 'split-by-column csv',
+      tool: 'split-by-column',
+      options: { column: CATEGORY, format: 'csv' },
+      inputs: ['medio.csv'],
+      field: 'file',
+      rows,
+      peers: [peers.millerSplitGroup(CATEGORY), peers.pandas('group-csv', 'pandas groupby', { env: groupEnv })],
+    },
+    {
+      name: 'split-rows xlsx',
+      tool: 'split-rows',
+      options: { 'rows-per-file': SPLIT_ROWS },
+      inputs: ['medio.xlsx'],
+      field: 'file',
+      rows,
+      peers: [peers.pandas('chunks-xlsx', 'pandas chunks+xlsxwriter', { env: chunkEnv })],
+    },
+    {
+      name: 'split-rows csv',
+      tool: 'split-rows',
+      options: { 'rows-per-file': SPLIT_ROWS, format: 'csv' },
+      inputs: ['medio.csv'],
+      field: 'file',
+      rows,
+      peers: [peers.millerSplitRows(SPLIT_ROWS), peers.pandas('chunks-csv', 'pandas chunks', { env: chunkEnv })],
+    },
+    {
+      name: 'excel-to-sql xlsx',
+      tool: 'excel-to-sql',
+      options: {},
+      inputs: ['medio.xlsx'],
+      field: 'file',
+      rows,
+      peers: [peers.pandas('sql', 'pandas to_sql+iterdump'), peers.csvsqlDb(), peers.sqliteDump('medio.csv')],
+    },
+    {
+      name: 'excel-to-pdf xlsx',
+      tool: 'excel-to-pdf',
+      options: {},
+      inputs: ['pdf.xlsx'],
+      field: 'file',
+      rows: Math.min(rows, pdfRows),
+      pdf: true,
+      peers: [peers.libreofficeToPdf()],
+    },
+  ];
+}
+
+/** BENCH_HUGE=1: 1,000,000 rows (titles included) each way, with the service's default limits. */
+export function hugeTasks(): Task[] {
+  const base = { options: {}, field: 'file' as const, rows: 999_999, peers: [], huge: true };
+  return [
+    { ...base, name: 'huge csv-to-excel', tool: 'csv-to-excel', inputs: ['enorme.csv'] },
+    { ...base, name: 'huge excel-to-csv', tool: 'excel-to-csv', inputs: ['enorme.xlsx'] },
+  ];
+}
