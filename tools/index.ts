@@ -3,6 +3,7 @@
 import csvToExcel from './convert/csv-to-excel.ts';
 import excelToCsv from './convert/excel-to-csv.ts';
 import excelToJson from './convert/excel-to-json.ts';
+import excelToPdf from './convert/excel-to-pdf.ts';
 import jsonToExcel from './convert/json-to-excel.ts';
 import flattenSheets from './merge-split/flatten-sheets.ts';
 import mergeSheets from './merge-split/merge-sheets.ts';
@@ -11,4 +12,4 @@ import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToPdf] as const;

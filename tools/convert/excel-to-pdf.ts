@@ -1,0 +1,68 @@
+// Prints the first sheet (or the CSV) as a PDF table: the title (or the sheet name) in every page header,
+// "page n of m" in every footer, the title row repeated on every page. `auto` orientation switches to
+// landscape from 7 columns. Cells show as a spreadsheet shows them (tools/sheet/pdf/cell-text.ts); CSV fields
+// as written. A table wider than the page is printed in bands of columns; a table whose layout would exceed
+// PDF_MAX_ROWS rows (counted once per band) is refused with `too_complex` before layout starts.
+import * as v from 'valibot';
+import { defineTool } from '../core/define.ts';
+import { ToolError } from '../core/errors.ts';
+import { baseNameOf } from '../core/files.ts';
+import { hasHeader, optionalText } from '../core/schema.ts';
+import { widthOf } from '../core/table.ts';
+import { readFirstTable, titleRow } from '../sheet/index.ts';
+import { planColumns, renderPdf, type PdfTable } from '../sheet/pdf/layout.ts';
+
+const PAPER_NAMES = { a4: 'A4', letter: 'Letter', a3: 'A3' } as const;
+
+export default defineTool({
+  id: 'excel-to-pdf',
+  category: 'convert',
+  input: { kind: 'file', formats: ['xlsx', 'xls', 'csv'] },
+  options: v.strictObject({
+    'has-header': hasHeader,
+    orientation: v.optional(v.picklist(['auto', 'portrait', 'landscape']), 'auto'),
+    'page-size': v.optional(v.picklist(['a4', 'letter', 'a3']), 'a4'),
+    'font-size': v.optional(v.pipe(v.number(), v.integer(), v.minValue(6), v.maxValue(14)), 9),
+    title: optionalText,
+  }),
+  async run({ file }, opts, ctx) {
+    const sheet = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: false, report: ctx.message });
+    const table: PdfTable = { header: titleRow(sheet), rows: sheet.rows, width: widthOf(sheet) };
+    if (table.width === 0) ctx.message('warning', 'pdf_empty', { name: file.name, sheet: sheet.name });
+
+    const orientation = opts.orientation === 'auto' ? (table.width >= 7 ? 'landscape' : 'portrait') : opts.orientation;
+    const words = { true: ctx.t('display.true'), false: ctx.t('display.false') };
+    const layout = { pageSize: opts['page-size'], orientation, fontSize: opts['font-size'], lang: ctx.lang, words } as const;
+    const plan = planColumns(table, layout);
+    const laidOut = table.rows.length * Math.max(1, plan.bands.length);
+    if (laidOut > ctx.limits.pdfMaxRows) {
+      throw new ToolError('too_complex', { messageKey: 'error-details.pdf_rows', params: { reason: 'pdf_rows', rows: laidOut, max: ctx.limits.pdfMaxRows } });
+    }
+    if (plan.bands.length > 1) ctx.message('info', 'pdf_bands', { columns: table.width, bands: plan.bands.length });
+
+    const title = opts.title.trim() || sheet.name;
+    const pdf = await renderPdf(table, plan, {
+      ...layout,
+      title,
+      pageLabel: (page, pages) => ctx.t('pdf.page', { page, pages }),
+      bandLabel: (first, last, total) => ctx.t('pdf.columns', { first, last, total }),
+      signal: ctx.signal,
+    });
+
+    const { count, first } = pdf.missing;
+    if (first === 'title') ctx.message('warning', 'pdf_missing_glyphs_title', { count });
+    else if (first) {
+      const named = sheet.header?.[first.column]?.trim();
+      const column = named || ctx.name('column', { n: first.column + 1 });
+      ctx.message('warning', 'pdf_missing_glyphs', { count, row: first.row + 1, column });
+    }
+    ctx.message('info', 'pdf_written', {
+      rows: table.rows.length,
+      columns: table.width,
+      pages: pdf.pages,
+      size: PAPER_NAMES[opts['page-size']],
+      orientation: ctx.t(`pdf.${orientation}`),
+    });
+    return { files: [ctx.file(`${baseNameOf(file.name)}.pdf`, pdf.bytes)], preview: sheet };
+  },
+});
