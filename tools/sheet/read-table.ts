@@ -1,23 +1,34 @@
 // Reads any admitted input (xlsx, xls, ods, csv) into tables of typed cells.
 //
-// Workbooks go through SheetJS with raw values; this module decides dates from each cell's number format and
-// converts serials in UTC (1904 system included). Rules:
+// .xlsx/.xlsm go through the fast path of xlsx/read-xlsx.ts; every other workbook, and any xlsx package the
+// fast path does not fully understand (it says so with `NeedsFallback`), goes through SheetJS with raw values,
+// after the container guards of xlsx/guard.ts. Both give the same tables: this module decides dates from each
+// cell's number format and converts serials in UTC (1904 system included), and xlsx/sheet-grid.ts builds the
+// table from the cells either reader found. Rules:
 // - formulas give their cached value; a formula saved without one is an empty cell, with a warning;
 // - error cells (#N/A, #DIV/0!…) become their text, with a warning naming the first one;
 // - the table starts at the first non-empty row and column; trailing empty rows and columns are not part of
 //   it, empty rows and columns in between are kept;
 // - elapsed-time formats (`[h]:mm`) stay numbers: a duration is not a date;
 // - a file whose bytes are not a spreadsheet container (ZIP, OLE, BIFF) is `invalid_file` before SheetJS
-//   sees it, because SheetJS would read plain text as CSV.
+//   sees it, because SheetJS would read plain text as CSV;
+// - cells with a value count against `maxCells` as they are read (xlsx), after parsing (SheetJS) or after
+//   splitting (CSV): past it, `too_complex` naming the limit.
 import * as XLSX from 'xlsx';
 import * as cptable from 'xlsx/dist/cpexcel.full.mjs';
+import { DEFAULT_TOOL_LIMITS } from '../core/config.ts';
 import { ToolError } from '../core/errors.ts';
 import { extensionOf, type InputFile } from '../core/files.ts';
-import { columnLetter, withHeader, type Cell, type Row, type Table } from '../core/table.ts';
+import { withHeader, type Cell, type Row } from '../core/table.ts';
 import { readCsv } from './csv.ts';
 import { serialToDate } from './excel-date.ts';
 import { listText, silent, type Report } from './report.ts';
 import type { SheetTable } from './titles.ts';
+import { guardOle, guardZip, isOle, isZip, passwordProtected } from './xlsx/guard.ts';
+import { dateKindOf } from './xlsx/number-format.ts';
+import { NeedsFallback, PackageError } from './xlsx/package-error.ts';
+import { readXlsx } from './xlsx/read-xlsx.ts';
+import { CellBudget, EXTENT_FACTOR, SheetGrid } from './xlsx/sheet-grid.ts';
 
 XLSX.set_cptable(cptable);
 
@@ -32,6 +43,8 @@ export interface ReadOptions {
   /** The request field the file came in, for `invalid_file`. */
   option?: 'file' | 'files';
   report?: Report;
+  /** Cells with a value the file may hold (all sheets read together); `ctx.limits.maxCells` in a tool. */
+  maxCells?: number;
 }
 
 export interface ReadResult {
@@ -42,15 +55,27 @@ export interface ReadResult {
 }
 
 const WORKBOOK_FORMATS = new Set(['xlsx', 'xls', 'ods', 'xlsm', 'xlsb']);
+/** Formats the fast path reads; the others (and whatever it hands back) go to SheetJS. */
+const FAST_FORMATS = new Set(['xlsx', 'xlsm']);
 
 export function readTables(file: InputFile, o: ReadOptions): ReadResult {
   const format = extensionOf(file.name);
+  const maxCells = o.maxCells ?? DEFAULT_TOOL_LIMITS.maxCells;
   if (format === 'csv') {
     const { table } = readCsv(file, { hasHeader: o.hasHeader, detectTypes: o.detectTypes, delimiter: o.delimiter, option: o.option, report: o.report });
+    try {
+      checkCsvCells(table, maxCells, file.name);
+    } catch (err) {
+      throw fileError(err, file, o.option);
+    }
     return { tables: [table], sheetNames: [] };
   }
   if (!WORKBOOK_FORMATS.has(format)) throw invalidFile(file, o.option);
-  return readWorkbook(file, o);
+  try {
+    return readWorkbook(file, o, maxCells);
+  } catch (err) {
+    throw fileError(err, file, o.option);
+  }
 }
 
 /** The first table of a file; when a workbook has more sheets, a warning names the ones not used. */
@@ -66,17 +91,51 @@ function invalidFile(file: InputFile, option: 'file' | 'files' = 'file', cause?:
   return new ToolError('invalid_file', { option, params: { name: file.name.slice(0, 200), format: extensionOf(file.name) }, cause });
 }
 
+/** A verdict of the package readers as the ToolError the caller gets, naming the file and its option. */
+function fileError(err: unknown, file: InputFile, option: 'file' | 'files' = 'file'): unknown {
+  if (!(err instanceof PackageError)) return err;
+  return new ToolError(err.code, {
+    option,
+    messageKey: err.messageKey,
+    params: { name: file.name.slice(0, 200), format: extensionOf(file.name), ...err.params },
+    cause: err,
+  });
+}
+
 /** ZIP (xlsx, ods), OLE compound file (xls, encrypted xlsx) or a bare BIFF stream (Excel 2–4). */
 function looksLikeWorkbook(b: Uint8Array): boolean {
   if (b.length < 8) return false;
-  if (b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04) return true;
-  const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
-  if (OLE.every((x, i) => b[i] === x)) return true;
+  if (isZip(b) || isOle(b)) return true;
   return b[0] === 0x09 && [0x00, 0x02, 0x04, 0x08].includes(b[1]) && b[3] === 0x00;
 }
 
-function readWorkbook(file: InputFile, o: ReadOptions): ReadResult {
+function readWorkbook(file: InputFile, o: ReadOptions, maxCells: number): ReadResult {
   if (!looksLikeWorkbook(file.bytes)) throw invalidFile(file, o.option);
+  const report = o.report ?? silent;
+  if (isZip(file.bytes)) {
+    if (FAST_FORMATS.has(extensionOf(file.name))) {
+      try {
+        const read = readXlsx(file.bytes, { sheets: o.sheets, maxCells, file: file.name, report });
+        const tables = read.sheets.map(({ name, rows }) => tableOf(name, rows, o.hasHeader));
+        return { tables, sheetNames: read.sheetNames };
+      } catch (err) {
+        if (!(err instanceof NeedsFallback)) throw err;
+      }
+    }
+    guardZip(file.bytes);
+  } else if (isOle(file.bytes)) {
+    guardOle(file.bytes);
+  }
+  return readWithSheetJS(file, o, new CellBudget(maxCells));
+}
+
+function tableOf(name: string, rows: Row[], hasHeader: boolean): SheetTable {
+  const table: SheetTable = withHeader(name, rows, hasHeader);
+  if (hasHeader && rows.length > 0) table.titleCells = rows[0];
+  return table;
+}
+
+function readWithSheetJS(file: InputFile, o: ReadOptions, cells: CellBudget): ReadResult {
   let wb: XLSX.WorkBook;
   try {
     wb = XLSX.read(file.bytes, {
@@ -93,16 +152,17 @@ function readWorkbook(file: InputFile, o: ReadOptions): ReadResult {
       sheets: o.sheets === 'first' ? 0 : undefined,
     });
   } catch (err) {
+    if (/password|encrypt/i.test(String((err as Error)?.message))) throw passwordProtected('SheetJS: encrypted workbook');
     throw invalidFile(file, o.option, err);
   }
   if (!wb.SheetNames || wb.SheetNames.length === 0) throw invalidFile(file, o.option);
   const date1904 = Boolean(wb.Workbook?.WBProps?.date1904);
   const names = o.sheets === 'first' ? wb.SheetNames.slice(0, 1) : wb.SheetNames;
   const tables = names.map((name) => {
-    const rows = sheetRows(wb.Sheets[name], { date1904, file: file.name, sheet: name, report: o.report ?? silent });
-    const table: SheetTable = withHeader(name, rows, o.hasHeader);
-    if (o.hasHeader && rows.length > 0) table.titleCells = rows[0];
-    return table;
+    const grid = new SheetGrid(cells);
+    sheetCells(wb.Sheets[name], grid, date1904);
+    grid.report(o.report ?? silent, file.name, name);
+    return tableOf(name, grid.rows(file.name, name), o.hasHeader);
   });
   return { tables, sheetNames: [...wb.SheetNames] };
 }
@@ -118,37 +178,12 @@ const ERROR_TEXT: Record<number, string> = {
   0x2b: '#GETTING_DATA',
 };
 
-interface SheetContext {
-  date1904: boolean;
-  file: string;
-  sheet: string;
-  report: Report;
-}
-
-// Quoted text, escaped characters and [colour]/[$-locale] sections are not date tokens.
-const stripFormat = (fmt: string) => fmt.replace(/"[^"]*"|\\.|\[[^\]]*\]/g, '');
-
-function isDateFormat(fmt: unknown): fmt is string {
-  if (typeof fmt !== 'string' || fmt === 'General') return false;
-  if (/\[(h+|m+|s+)\]/i.test(fmt)) return false;
-  return XLSX.SSF.is_date(fmt) as boolean;
-}
-
-/** Rows of a sheet, from its first to its last non-empty row and column; every row as wide as the table. */
-function sheetRows(ws: XLSX.WorkSheet | undefined, sc: SheetContext): Row[] {
+/** Puts the cells SheetJS read into the grid, deciding dates from each cell's number format. */
+function sheetCells(ws: XLSX.WorkSheet | undefined, grid: SheetGrid, date1904: boolean): void {
   const data = (ws?.['!data'] ?? []) as (XLSX.CellObject | undefined)[][];
-  let errors = 0;
-  let firstError = '';
-  let noValue = 0;
-  let top = -1;
-  let bottom = -1;
-  let left = Infinity;
-  let right = -1;
-  const values: (Cell[] | undefined)[] = new Array(data.length);
   for (let r = 0; r < data.length; r++) {
     const src = data[r];
     if (!src) continue;
-    let out: Cell[] | undefined;
     for (let c = 0; c < src.length; c++) {
       const cell = src[c];
       if (!cell) continue;
@@ -156,7 +191,8 @@ function sheetRows(ws: XLSX.WorkSheet | undefined, sc: SheetContext): Row[] {
       switch (cell.t) {
         case 'n':
           if (typeof cell.v === 'number') {
-            v = isDateFormat(cell.z) && cell.v >= 0 ? serialToDate(cell.v, sc.date1904, /[yd]/i.test(stripFormat(cell.z))) : cell.v;
+            const kind = dateKindOf(cell.z);
+            v = kind !== 0 && cell.v >= 0 ? serialToDate(cell.v, date1904, kind === 1) : cell.v;
           }
           break;
         case 's':
@@ -169,35 +205,35 @@ function sheetRows(ws: XLSX.WorkSheet | undefined, sc: SheetContext): Row[] {
           v = isoCellDate(cell.v);
           break;
         case 'e':
-          v = ERROR_TEXT[cell.v as number] ?? (typeof cell.w === 'string' ? cell.w : '#ERROR');
-          if (errors++ === 0) firstError = `${columnLetter(c)}${r + 1} ${v}`;
-          break;
+          grid.error(r, c, ERROR_TEXT[cell.v as number] ?? (typeof cell.w === 'string' ? cell.w : '#ERROR'));
+          continue;
       }
       if (v === null) {
-        if (cell.t === 'z' && cell.f) noValue++;
+        if (cell.t === 'z' && cell.f) grid.noValue++;
         continue;
       }
-      out ??= [];
-      out[c] = v;
-      if (top < 0) top = r;
-      bottom = r;
-      if (c < left) left = c;
-      if (c > right) right = c;
+      grid.set(r, c, v);
     }
-    values[r] = out;
   }
-  if (errors > 0) sc.report('warning', 'error_cells', { name: sc.file, sheet: sc.sheet, count: errors, first: firstError });
-  if (noValue > 0) sc.report('warning', 'formulas_without_value', { name: sc.file, sheet: sc.sheet, count: noValue });
-  if (top < 0) return [];
-  const width = right - left + 1;
-  const rows: Row[] = new Array(bottom - top + 1);
-  for (let r = top; r <= bottom; r++) {
-    const src = values[r];
-    const row: Row = new Array(width);
-    for (let c = 0; c < width; c++) row[c] = src?.[left + c] ?? null;
-    rows[r - top] = row;
+}
+
+/** The cell limit for a CSV, read whole by then: its non-empty cells, and its table with empty ones. */
+function checkCsvCells(table: SheetTable, maxCells: number, file: string): void {
+  let used = 0;
+  let width = table.header?.length ?? 0;
+  for (const h of table.header ?? []) if (h !== '') used++;
+  for (const row of table.rows) {
+    if (row.length > width) width = row.length;
+    for (const c of row) if (c !== null) used++;
   }
-  return rows;
+  if (used > maxCells) throw new PackageError('too_complex', 'cell limit', { messageKey: 'error-details.cells', params: { reason: 'cells', max: maxCells } });
+  const height = table.rows.length + (table.header ? 1 : 0);
+  if (height * width > maxCells * EXTENT_FACTOR) {
+    throw new PackageError('too_complex', 'sheet extent', {
+      messageKey: 'error-details.sheet-extent',
+      params: { reason: 'cells', name: file, sheet: table.name, rows: height, columns: width },
+    });
+  }
 }
 
 // A `t="d"` cell holds ISO text; without a zone it is read as UTC, never in the process time zone.

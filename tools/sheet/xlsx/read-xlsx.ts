@@ -1,0 +1,56 @@
+// The fast path for .xlsx/.xlsm: the package is read here, streamed from the ZIP through a tokenizer made for
+// SpreadsheetML, instead of SheetJS building every part as a string and every cell as an object.
+//
+// Measured on 100,000 rows × 10 mixed columns (a 47 MB sheet XML; see the report of issue 5): SheetJS takes
+// about 4.5–7 s and holds the whole sheet; this reader takes well under a second, with the table's cells as
+// the only memory that grows. saxes, a general streaming XML parser, needs several times longer for the
+// tokenizing alone, which is why the tokenizer is specialised.
+//
+// It reads only the parts the workbook references: content types, workbook and its relationships, styles,
+// shared strings and the chosen sheets. A package it does not fully understand raises `NeedsFallback` before
+// anything is reported, and read-table reads the file with SheetJS instead; messages are held back until the
+// whole read has succeeded for that reason.
+import type { Row } from '../../core/table.ts';
+import type { Report } from '../report.ts';
+import { CellBudget, SheetGrid } from './sheet-grid.ts';
+import { readSharedStrings } from './shared-strings.ts';
+import { readSheet } from './sheet-xml.ts';
+import { readDateKinds } from './styles.ts';
+import { readWorkbookInfo } from './workbook.ts';
+import { InflateBudget, openZip } from './zip.ts';
+
+export interface XlsxRead {
+  /** Every sheet of the workbook, in tab order. */
+  sheetNames: string[];
+  /** The sheets read: the first, or all. */
+  sheets: { name: string; rows: Row[] }[];
+}
+
+export interface XlsxReadOptions {
+  sheets: 'first' | 'all';
+  /** Cells with a value the whole file may hold. */
+  maxCells: number;
+  /** The file's name, for messages. */
+  file: string;
+  report: Report;
+}
+
+export function readXlsx(bytes: Uint8Array, o: XlsxReadOptions): XlsxRead {
+  const zip = openZip(bytes);
+  const inflate = new InflateBudget();
+  const info = readWorkbookInfo(zip, inflate);
+  const dateKinds = readDateKinds(zip, info.styles, inflate);
+  const strings = readSharedStrings(zip, info.sharedStrings, inflate);
+  const cells = new CellBudget(o.maxCells);
+  const held: Parameters<Report>[] = [];
+  const hold: Report = (...m) => void held.push(m);
+  const chosen = o.sheets === 'first' ? info.sheets.slice(0, 1) : info.sheets;
+  const sheets = chosen.map((sheet) => {
+    const grid = new SheetGrid(cells);
+    readSheet(zip, zip.get(sheet.path)!, inflate, { grid, strings, dateKinds, date1904: info.date1904 });
+    grid.report(hold, o.file, sheet.name);
+    return { name: sheet.name, rows: grid.rows(o.file, sheet.name) };
+  });
+  for (const m of held) o.report(...m);
+  return { sheetNames: info.sheets.map((s) => s.name), sheets };
+}
