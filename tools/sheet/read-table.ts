@@ -119,7 +119,10 @@ function readWorkbook(file: InputFile, o: ReadOptions, maxCells: number): ReadRe
         const tables = read.sheets.map(({ name, rows }) => tableOf(name, rows, o.hasHeader));
         return { tables, sheetNames: read.sheetNames };
       } catch (err) {
-        if (!(err instanceof NeedsFallback)) throw err;
+        if (err instanceof PackageError || err instanceof ToolError) throw err;
+        // A fault of the fast path itself (not a verdict on the file) must not cost the caller the file:
+        // SheetJS reads it as it did before the fast path existed, and the fault is logged to be fixed.
+        if (!(err instanceof NeedsFallback)) console.error('xlsx fast path failed, read with SheetJS:', err);
       }
     }
     guardZip(file.bytes);
