@@ -7,9 +7,9 @@ import { defineTool, type ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf, extensionOf } from '../core/files.ts';
 import { readFirstTable } from '../sheet/index.ts';
-import { columnInfo, type ColumnInfo } from './sql/column-types.ts';
-import { DIALECT, DIALECTS, literal, typeNames, type Dialect } from './sql/dialects.ts';
-import { columnNames, DEFAULT_TABLE, tableName, type ColumnNames } from './sql/names.ts';
+import { columnInfo, type ColumnInfo } from '../sheet/sql/column-types.ts';
+import { DIALECT, DIALECTS, literal, typeNames, type Dialect } from '../sheet/sql/dialects.ts';
+import { columnNames, DEFAULT_TABLE, tableName, type ColumnNames } from '../sheet/sql/names.ts';
 
 export default defineTool({
   id: 'excel-to-sql',

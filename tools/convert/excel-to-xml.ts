@@ -6,7 +6,7 @@ import { defineTool } from '../core/define.ts';
 import { baseNameOf } from '../core/files.ts';
 import { columnLetter, widthOf, type Table } from '../core/table.ts';
 import { csvText, readFirstTable, uniqueNames } from '../sheet/index.ts';
-import { clipChars, ELEMENT_NAME_OR_EMPTY, elementNameOf, escapeXmlText, MAX_NAME_CHARS, XmlCharFilter } from './markup.ts';
+import { clipChars, ELEMENT_NAME_OR_EMPTY, elementNameOf, escapeXmlText, MAX_NAME_CHARS, XmlCharFilter } from '../sheet/markup.ts';
 
 // Empty means the default; a given name is checked, never changed.
 const elementOption = (fallback: string) =>

@@ -16,8 +16,10 @@ export const CONTENT_TYPES: Record<string, string> = {
   csv: 'text/csv; charset=utf-8',
   tsv: 'text/tab-separated-values; charset=utf-8',
   json: 'application/json; charset=utf-8',
-  sql: 'application/sql',
-  xml: 'application/xml',
+  sql: 'application/sql; charset=utf-8',
+  xml: 'application/xml; charset=utf-8',
+  yaml: 'application/yaml; charset=utf-8',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   html: 'text/html; charset=utf-8',
   md: 'text/markdown; charset=utf-8',
   txt: 'text/plain; charset=utf-8',
@@ -31,7 +33,7 @@ export function contentTypeOf(name: string): string {
 }
 
 export function isText(contentType: string): boolean {
-  return /^text\/|^application\/(json|sql|xml)/.test(contentType);
+  return /^text\/|^application\/(json|sql|xml|yaml)/.test(contentType);
 }
 
 const MAX_NAME = 100;

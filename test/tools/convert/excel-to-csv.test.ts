@@ -3,7 +3,6 @@
 // written by exceljs (or the BIFF8 fixture).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { unzipSync } from 'fflate';
@@ -12,20 +11,10 @@ import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { d } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { textOf, typedTitles } from '../../helpers/typed-titles.ts';
+import { golden } from '../../helpers/golden.ts';
 
-const GOLDEN = new URL('../../golden/excel-to-csv/', import.meta.url);
 
-/** Compares with a committed golden file, byte for byte; UPDATE_GOLDEN=1 rewrites it, and a missing one fails in CI. */
-function matchesGolden(name: string, bytes: Uint8Array) {
-  const file = new URL(name, GOLDEN);
-  if (process.env.UPDATE_GOLDEN || (!existsSync(file) && !process.env.CI)) {
-    mkdirSync(GOLDEN, { recursive: true });
-    writeFileSync(file, bytes);
-    return;
-  }
-  assert.equal(textOf(bytes), readFileSync(file, 'utf8'), `${name} differs from its golden file`);
-  assert.ok(Buffer.from(bytes).equals(readFileSync(file)), `${name}: same text, different bytes`);
-}
+const matchesGolden = golden('excel-to-csv');
 
 async function workbook(name: string, sheets: Record<string, unknown[][]>): Promise<ReturnType<typeof inputFile>> {
   const wb = new ExcelJS.Workbook();

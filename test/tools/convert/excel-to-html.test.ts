@@ -1,12 +1,12 @@
 // excel-to-html, read back with parse5 (a standards-compliant HTML parser, not the code that wrote the page).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse, parseFragment, type DefaultTreeAdapterTypes as T } from 'parse5';
 import tool from '../../../tools/convert/excel-to-html.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { textOf } from '../../helpers/typed-titles.ts';
+import { golden } from '../../helpers/golden.ts';
 
 type Node = T.ChildNode | T.Document | T.DocumentFragment;
 type Element = T.Element;
@@ -47,18 +47,8 @@ function tableOf(root: Node): { header: string[] | null; rows: string[][]; table
   return { header, rows, table: tables[0] };
 }
 
-const GOLDEN = new URL('../../golden/excel-to-html/', import.meta.url);
 
-/** Compares with a committed golden file; UPDATE_GOLDEN=1 rewrites it, and a missing one fails in CI. */
-function matchesGolden(name: string, bytes: Uint8Array) {
-  const file = new URL(name, GOLDEN);
-  if (process.env.UPDATE_GOLDEN || (!existsSync(file) && !process.env.CI)) {
-    mkdirSync(GOLDEN, { recursive: true });
-    writeFileSync(file, bytes);
-    return;
-  }
-  assert.equal(textOf(bytes), readFileSync(file, 'utf8'), `${name} differs from its golden file`);
-}
+const matchesGolden = golden('excel-to-html');
 
 const VENTAS_TITLES = ['Fecha', 'Cliente', 'Código', 'Importe', 'Pagado', 'Notas'];
 const VENTAS_ROWS = [

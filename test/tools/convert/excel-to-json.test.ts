@@ -2,27 +2,16 @@
 // JSON.parse of every result, and the layout compared with what JSON.stringify writes for the parsed value.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import tool from '../../../tools/convert/excel-to-json.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { d } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { textOf } from '../../helpers/typed-titles.ts';
+import { golden } from '../../helpers/golden.ts';
 
-const GOLDEN = new URL('../../golden/excel-to-json/', import.meta.url);
 
-/** Compares with a committed golden file, byte for byte; UPDATE_GOLDEN=1 rewrites it, and a missing one fails in CI. */
-function matchesGolden(name: string, bytes: Uint8Array) {
-  const file = new URL(name, GOLDEN);
-  if (process.env.UPDATE_GOLDEN || (!existsSync(file) && !process.env.CI)) {
-    mkdirSync(GOLDEN, { recursive: true });
-    writeFileSync(file, bytes);
-    return;
-  }
-  assert.equal(textOf(bytes), readFileSync(file, 'utf8'), `${name} differs from its golden file`);
-  assert.ok(Buffer.from(bytes).equals(readFileSync(file)), `${name}: same text, different bytes`);
-}
+const matchesGolden = golden('excel-to-json');
 
 /** The parsed result, after checking that the text is exactly JSON.stringify's layout of it (and no BOM). */
 function json(bytes: Uint8Array, pretty: boolean): unknown {

@@ -3,7 +3,6 @@
 // SQL Server, which has no engine here, is held to a golden file and targeted checks of its quoting.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import tool from '../../../tools/convert/excel-to-sql.ts';
 import type { Cell } from '../../../tools/core/table.ts';
@@ -12,19 +11,10 @@ import { d } from '../../helpers/read-xlsx.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { textOf } from '../../helpers/typed-titles.ts';
+import { golden } from '../../helpers/golden.ts';
 
-const GOLDEN = new URL('../../golden/excel-to-sql/', import.meta.url);
 
-/** Compares with a committed golden file; UPDATE_GOLDEN=1 rewrites it, and a missing one fails in CI. */
-function matchesGolden(name: string, text: string) {
-  const file = new URL(name, GOLDEN);
-  if (process.env.UPDATE_GOLDEN || (!existsSync(file) && !process.env.CI)) {
-    mkdirSync(GOLDEN, { recursive: true });
-    writeFileSync(file, text);
-    return;
-  }
-  assert.equal(text, readFileSync(file, 'utf8'), `${name} differs from its golden file`);
-}
+const matchesGolden = golden('excel-to-sql');
 
 /** A time of day alone, as the sheet layer reads one (a Date on Excel's day 0). */
 const time = (h: number, m: number, s: number, ms = 0) => new Date(Date.UTC(1899, 11, 30, h, m, s, ms));
@@ -140,7 +130,7 @@ for (const dialect of ['standard', 'postgres', 'mysql', 'sqlserver']) {
   test(`excel-to-sql: ${dialect} script of ventas.xlsx matches its golden file`, async () => {
     const out = await script(fixture('ventas.xlsx'), { dialect });
     matchesGolden(`ventas-${dialect}.sql`, out.sql);
-    assert.deepEqual(out.files.map((f) => [f.name, f.contentType]), [['ventas.sql', 'application/sql']]);
+    assert.deepEqual(out.files.map((f) => [f.name, f.contentType]), [['ventas.sql', 'application/sql; charset=utf-8']]);
     assert.equal(out.textPreview, out.sql);
   });
 }

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tool from '../../../tools/convert/excel-to-xml.ts';
@@ -10,6 +10,7 @@ import { jsonSchemaOf } from '../../../tools/core/schema.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { textOf } from '../../helpers/typed-titles.ts';
+import { golden } from '../../helpers/golden.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'excel-to-xml-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,18 +46,8 @@ function readBack(file: string): { root: string; row: string; names: string[]; r
   return { root, row, names, rows };
 }
 
-const GOLDEN = new URL('../../golden/excel-to-xml/', import.meta.url);
 
-/** Compares with a committed golden file; UPDATE_GOLDEN=1 rewrites it, and a missing one fails in CI. */
-function matchesGolden(name: string, bytes: Uint8Array) {
-  const file = new URL(name, GOLDEN);
-  if (process.env.UPDATE_GOLDEN || (!existsSync(file) && !process.env.CI)) {
-    mkdirSync(GOLDEN, { recursive: true });
-    writeFileSync(file, bytes);
-    return;
-  }
-  assert.equal(textOf(bytes), readFileSync(file, 'utf8'), `${name} differs from its golden file`);
-}
+const matchesGolden = golden('excel-to-xml');
 
 test('excel-to-xml: ventas.xlsx as <datos>/<fila>, values in machine form, declaration, no BOM, no DOCTYPE', async () => {
   const out = await runTool(tool, [fixture('ventas.xlsx')]);

@@ -3,7 +3,6 @@
 // location it names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import tool from '../../../tools/convert/json-to-excel.ts';
 import { execute } from '../../../tools/core/execute.ts';
 import type { AnyTool } from '../../../tools/core/define.ts';
@@ -13,20 +12,10 @@ import { inputFile, runTool } from '../../helpers/run-tool.ts';
 import { readXlsx } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { textOf } from '../../helpers/typed-titles.ts';
+import { golden } from '../../helpers/golden.ts';
 
-const GOLDEN = new URL('../../golden/json-to-excel/', import.meta.url);
 
-/** Compares with a committed golden file, byte for byte; UPDATE_GOLDEN=1 rewrites it, and a missing one fails in CI. */
-function matchesGolden(name: string, bytes: Uint8Array) {
-  const file = new URL(name, GOLDEN);
-  if (process.env.UPDATE_GOLDEN || (!existsSync(file) && !process.env.CI)) {
-    mkdirSync(GOLDEN, { recursive: true });
-    writeFileSync(file, bytes);
-    return;
-  }
-  assert.equal(textOf(bytes), readFileSync(file, 'utf8'), `${name} differs from its golden file`);
-  assert.ok(Buffer.from(bytes).equals(readFileSync(file)), `${name}: same text, different bytes`);
-}
+const matchesGolden = golden('json-to-excel');
 
 const json = (name: string, value: unknown) => inputFile(name, JSON.stringify(value, null, 2));
 

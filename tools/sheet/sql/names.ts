@@ -6,7 +6,7 @@
 // - the table: letters, digits and `_` only. Other characters at its ends are removed and each run of them
 //   inside becomes one `_` (`Ventas 2024/25` → `Ventas_2024_25`); a name starting with a digit gets a `_` in
 //   front; it is cut to the dialect's limit; an empty result is `datos`. A dot is no schema separator.
-import { namedTitles, uniqueNames } from '../../sheet/index.ts';
+import { namedTitles, uniqueNames } from '../result-titles.ts';
 import type { Table } from '../../core/table.ts';
 import type { Dialect } from './dialects.ts';
 
