@@ -246,7 +246,7 @@ async function runWith(files: ReturnType<typeof inputFile>[], options: Record<st
     lang: 'es',
     download: false,
     signal: o.signal,
-    limits: { maxCells: 2_000_000, pdfMaxRows: o.pdfMaxRows ?? 50_000 },
+    limits: { maxCells: 2_000_000, pdfMaxRows: o.pdfMaxRows ?? 20_000 },
   });
 }
 
