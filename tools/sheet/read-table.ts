@@ -9,7 +9,8 @@
 // - error cells (#N/A, #DIV/0!…) become their text, with a warning naming the first one;
 // - the table starts at the first non-empty row and column; trailing empty rows and columns are not part of
 //   it, empty rows and columns in between are kept;
-// - elapsed-time formats (`[h]:mm`) stay numbers: a duration is not a date;
+// - elapsed-time formats (`[h]:mm`) stay numbers: a duration is not a date, and so do negative numbers and
+//   numbers past 9999-12-31 in a date format (Excel shows them as #####);
 // - a file whose bytes are not a spreadsheet container (ZIP, OLE, BIFF) is `invalid_file` before SheetJS
 //   sees it, because SheetJS would read plain text as CSV;
 // - cells with a value count against `maxCells` as they are read (xlsx), after parsing (SheetJS) or after
@@ -21,11 +22,10 @@ import { ToolError } from '../core/errors.ts';
 import { extensionOf, type InputFile } from '../core/files.ts';
 import { withHeader, type Cell, type Row } from '../core/table.ts';
 import { readCsv } from './csv.ts';
-import { serialToDate } from './excel-date.ts';
 import { listText, silent, type Report } from './report.ts';
 import type { SheetTable } from './titles.ts';
 import { guardOle, guardZip, isOle, isZip, passwordProtected } from './xlsx/guard.ts';
-import { dateKindOf } from './xlsx/number-format.ts';
+import { dateKindOf, numberCell } from './xlsx/number-format.ts';
 import { NeedsFallback, PackageError } from './xlsx/package-error.ts';
 import { readXlsx } from './xlsx/read-xlsx.ts';
 import { CellBudget, EXTENT_FACTOR, SheetGrid } from './xlsx/sheet-grid.ts';
@@ -193,10 +193,7 @@ function sheetCells(ws: XLSX.WorkSheet | undefined, grid: SheetGrid, date1904: b
       let v: Cell = null;
       switch (cell.t) {
         case 'n':
-          if (typeof cell.v === 'number') {
-            const kind = dateKindOf(cell.z);
-            v = kind !== 0 && cell.v >= 0 ? serialToDate(cell.v, date1904, kind === 1) : cell.v;
-          }
+          if (typeof cell.v === 'number') v = numberCell(cell.v, dateKindOf(cell.z), date1904);
           break;
         case 's':
           v = typeof cell.v === 'string' && cell.v !== '' ? cell.v : null;

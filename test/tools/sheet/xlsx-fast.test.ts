@@ -109,6 +109,15 @@ test('fast path = SheetJS: dates by built-in and custom formats, times, duration
   assert.deepEqual(d1904[0].slice(0, 3), [d(2028, 1, 16), new Date(Date.UTC(2028, 2, 1, 13, 45)), new Date(Date.UTC(1899, 11, 30, 10, 30))]);
 });
 
+test('fast path = SheetJS: a number past 9999-12-31 in a date format stays a number (Excel shows #####)', () => {
+  const xml = row(1, num('A1', 2958465, 1) + num('B1', 2958466, 1) + num('C1', 1e15, 1) + num('D1', 2957003, 1) + num('E1', 2957004, 1));
+  const styles = { cellXfs: [0, 14] };
+  const r1900 = sameBothWays(xlsxPackage({ sheets: [{ name: 'S', xml }], styles }), 'far dates').all.tables[0].titleCells;
+  assert.deepEqual(r1900, [d(9999, 12, 31), 2958466, 1e15, d(9995, 12, 30), d(9995, 12, 31)]);
+  const r1904 = sameBothWays(xlsxPackage({ sheets: [{ name: 'S', xml }], styles, date1904: true }), 'far dates 1904').all.tables[0].titleCells;
+  assert.deepEqual(r1904, [2958465, 2958466, 1e15, d(9999, 12, 31), 2957004]);
+});
+
 test('fast path = SheetJS: booleans, errors, formulas with and without cached values', () => {
   const shared = ['<t>texto</t>'];
   const xml = cells([

@@ -1,6 +1,8 @@
 // Which number formats make a number a date: one rule for both readers (the xlsx fast path and SheetJS), so
 // that they agree cell for cell.
 import * as XLSX from 'xlsx';
+import type { Cell } from '../../core/table.ts';
+import { serialToDate } from '../excel-date.ts';
 
 // Quoted text, escaped characters and [colour]/[$-locale] sections are not date tokens.
 const stripFormat = (fmt: string) => fmt.replace(/"[^"]*"|\\.|\[[^\]]*\]/g, '');
@@ -23,6 +25,16 @@ export type DateKind = 0 | 1 | 2;
 export function dateKindOf(fmt: unknown): DateKind {
   if (!isDateFormat(fmt)) return 0;
   return hasDatePart(fmt) ? 1 : 2;
+}
+
+/** Serial of 9999-12-31, the last day Excel shows; past it a "date" shows as ##### and stays a number here. */
+const LAST_SERIAL_1900 = 2_958_465;
+const LAST_SERIAL_1904 = LAST_SERIAL_1900 - 1462;
+
+/** A number as read from a cell in a format of the given kind: a Date when it can be one, else the number. */
+export function numberCell(n: number, kind: DateKind, date1904: boolean): Cell {
+  if (kind === 0 || !(n >= 0) || n >= (date1904 ? LAST_SERIAL_1904 : LAST_SERIAL_1900) + 1) return n;
+  return serialToDate(n, date1904, kind === 1);
 }
 
 /**

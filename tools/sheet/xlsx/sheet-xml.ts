@@ -11,8 +11,7 @@
 // - `d` (ISO dates, written only by a few tools) and unknown types go to SheetJS, as do cell references that
 //   are not plain `A1` style within Excel's grid.
 import type { Cell } from '../../core/table.ts';
-import { serialToDate } from '../excel-date.ts';
-import type { DateKind } from './number-format.ts';
+import { numberCell, type DateKind } from './number-format.ts';
 import { damaged, NeedsFallback } from './package-error.ts';
 import type { SheetGrid } from './sheet-grid.ts';
 import { AttrCursor, cellString, decodeEntities, MAX_TOKEN_BYTES, nameIs, XmlScanner, type XmlHandler } from './xml-scan.ts';
@@ -184,7 +183,7 @@ class SheetHandler implements XmlHandler {
         }
         const n = v === READY ? this.ready : parseFloat(v);
         const kind = this.style >= 0 ? (this.ctx.dateKinds[this.style] ?? 0) : 0;
-        value = kind !== 0 && n >= 0 ? serialToDate(n, this.ctx.date1904, kind === 1) : n;
+        value = numberCell(n, kind, this.ctx.date1904);
         break;
       }
       case SHARED: {
