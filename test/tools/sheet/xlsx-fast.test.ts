@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
+import { unzipSync, zipSync } from 'fflate';
 import * as XLSX from 'xlsx';
 import { readFirstTable, readTables, type ReadOptions } from '../../../tools/sheet/read-table.ts';
 import { writeXlsx } from '../../../tools/sheet/write-xlsx.ts';
@@ -296,6 +297,18 @@ test('fast path: a DTD anywhere in the parts it reads is invalid_file, and nothi
       );
     }
   }
+});
+
+test('an .ods may carry a DTD (ODF allows it, OpenOffice wrote one in every manifest): SheetJS reads it, expanding nothing', () => {
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['Año'], [2024]]), 'Hoja');
+  const parts = unzipSync(new Uint8Array(XLSX.write(book, { type: 'array', bookType: 'ods' }) as ArrayBuffer));
+  const manifest = new TextDecoder().decode(parts['META-INF/manifest.xml']);
+  parts['META-INF/manifest.xml'] = new TextEncoder().encode(
+    manifest.replace(/<manifest:manifest/, '<!DOCTYPE manifest:manifest PUBLIC "-//OpenOffice.org//DTD Manifest 1.0//EN" "Manifest.dtd">\n$&'),
+  );
+  assert.match(new TextDecoder().decode(parts['META-INF/manifest.xml']), /<!DOCTYPE manifest:manifest/);
+  assert.deepEqual(readFirstTable(inputFile('viejo.ods', zipSync(parts)), { hasHeader: true, detectTypes: true }).rows, [[2024]]);
 });
 
 test('fast path: broken XML and dangling shared-string indexes are invalid_file, never a partial table', () => {

@@ -2,7 +2,9 @@
 // xlsx packages it hands over), so that every workbook meets the same guards (tools.md §2.11):
 // - a ZIP gets the directory checks of zip.ts, and every entry is inflated once, counted, before SheetJS
 //   inflates it again: a bomb is stopped here, not inside SheetJS, whose unzip trusts the sizes it is told;
-//   an XML part declaring a DTD is refused here too, as the fast path refuses it;
+//   in an OOXML package (one with [Content_Types].xml) an XML part declaring a DTD is refused too, as the fast
+//   path refuses it: OPC makes a DTD an error (ECMA-376 Part 2, [M1.18]), whereas ODF allows them (OpenOffice
+//   wrote one in every manifest) and SheetJS processes none, so an .ods keeps them;
 // - an OLE compound file holding an `EncryptedPackage` stream is an xlsx saved with a password to open.
 import * as XLSX from 'xlsx';
 import { PackageError } from './package-error.ts';
@@ -21,8 +23,9 @@ const XML_PART = /\.(xml|rels|vml)$/i;
 export function guardZip(bytes: Uint8Array): void {
   const zip = openZip(bytes);
   const budget = new InflateBudget();
+  const opc = zip.get('[Content_Types].xml') !== undefined;
   for (const entry of zip.entries) {
-    const xml = XML_PART.test(entry.name);
+    const xml = opc && XML_PART.test(entry.name);
     // The last bytes of the previous chunk, so that a marker cut by a chunk end is still seen.
     let tail = Buffer.alloc(0);
     inflateEntry(zip, entry, budget, (chunk) => {

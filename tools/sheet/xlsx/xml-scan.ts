@@ -4,7 +4,8 @@
 // and never builds a string the handler does not ask for, so that a 40 MB sheet costs one pass over its bytes.
 // Chunks come as the inflate stream delivers them; a token cut by a chunk end waits for the next chunk.
 // Rules (tools.md §2.11):
-// - no DTD is ever processed: `<!DOCTYPE` or `<!ENTITY` is `invalid_file`; only the five predefined entities
+// - no DTD is ever processed: `<!DOCTYPE` or `<!ENTITY` is `invalid_file`, as OPC requires of every package
+//   part (ECMA-376 Part 2, [M1.18]: billion laughs, external entities); only the five predefined entities
 //   and numeric character references are decoded, by the handler, through `decodeEntities`;
 // - comments and processing instructions are skipped, CDATA is literal text;
 // - nesting deeper than 256 elements is `invalid_file`, and so is a tag longer than MAX_TOKEN_BYTES; text

@@ -4,7 +4,7 @@
 // here and entries are inflated through fflate's streaming `Inflate`, counting the bytes that really come out:
 // - the central directory must agree with every local header (name, method, sizes, encryption flag), entries
 //   must lie inside the file, before the directory, without overlapping one another (overlapping entries are
-//   how the smallest bombs multiply one deflate stream), with no name twice (ignoring case, as OPC does) and
+//   how the smallest bombs multiply one deflate stream), with no name twice (ignoring case: OPC [M1.12]) and
 //   at most MAX_ENTRIES of them; otherwise the file is `invalid_file`;
 // - an entry must inflate to exactly the size and CRC-32 its header gives, or it is `invalid_file`;
 // - inflated bytes count against MAX_INFLATED_BYTES for the whole file and against MAX_RATIO past
