@@ -125,19 +125,37 @@ test('zip: an honest high ratio (a sheet of repeated text, over 300:1) still rea
   assert.equal(t.rows[698][0], text);
 });
 
-test('zip: inflated bytes are counted as they come, whatever the headers claim', () => {
-  const bytes = rawZip(withEntry(SHEET, () => blankSheet(2)));
-  const zip = openZip(bytes);
-  const budget = new InflateBudget(1024 * 1024);
-  let seen = 0;
-  assert.throws(
-    () => inflateEntry(zip, zip.get(SHEET)!, budget, (c) => void (seen += c.length)),
-    (err: { code: string; messageKey: string }) => err.code === 'too_complex' && err.messageKey === 'error-details.zip-size',
-  );
-  assert.ok(seen <= 1024 * 1024, `handed out ${seen} bytes past the bound`);
-  // A claimed size past the bound is refused before inflating anything.
+test('zip: no more bytes come out of an entry than its header claims, whole or streamed', () => {
+  // The header says 100 KB; the stream holds 2 MB.
+  const lie = rawZip(withEntry(SHEET, (e) => ({ ...blankSheet(2), claims: { size: 100 * 1024 } })));
+  const zip = openZip(lie);
+  for (const wholeUpTo of [Infinity, 0]) {
+    let seen = 0;
+    assert.throws(() => inflateEntry(zip, zip.get(SHEET)!, new InflateBudget(undefined, wholeUpTo), (c) => void (seen += c.length)), { message: /longer than its header/ });
+    assert.ok(seen <= 100 * 1024, `handed out ${seen} bytes`);
+  }
+  refused(lie, 'invalid_file');
+  // A claim past the bound for the whole file is refused before anything is inflated.
   const claim = rawZip(withEntry(SHEET, (e) => ({ ...e, claims: { size: 0xfffffff0 } })));
   refused(claim, 'too_complex', 'error-details.zip-size');
+});
+
+test('zip: while streaming, the ratio and the total are counted on the bytes that come out', () => {
+  const bomb = rawZip(withEntry(SHEET, () => blankSheet(2 * (RATIO_FREE_BYTES >> 20))));
+  const zip = openZip(bomb);
+  let seen = 0;
+  assert.throws(
+    () => inflateEntry(zip, zip.get(SHEET)!, new InflateBudget(undefined, 0), (c) => void (seen += c.length)),
+    (err: { code: string; messageKey: string }) => err.code === 'too_complex' && err.messageKey === 'error-details.zip-ratio',
+  );
+  assert.ok(seen > 0 && seen <= RATIO_FREE_BYTES + 17 * 1024 * 1024, `stopped after ${seen} bytes`);
+  // Two honest entries whose sum passes the bound: the second is refused on its claim, the first was counted.
+  const budget = new InflateBudget(2 * 1024 * 1024, 0);
+  const two = rawZip([...rawEntries(spec), { ...blankSheet(2), name: 'xl/media/b.bin' }]);
+  const z2 = openZip(two);
+  inflateEntry(z2, z2.get(SHEET)!, budget, () => {});
+  assert.throws(() => inflateEntry(z2, z2.get('xl/media/b.bin')!, budget, () => {}), { messageKey: 'error-details.zip-size' });
+  inflateEntry(z2, z2.get('xl/media/b.bin')!, new InflateBudget(3 * 1024 * 1024, 0), () => {});
 });
 
 test('zip: entries the workbook does not reference are never inflated by the fast path', () => {
