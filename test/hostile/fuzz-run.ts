@@ -1,0 +1,50 @@
+// Runs a range of fuzz cases through the kernel (jobs inline) inside a worker thread of the fuzz test, and
+// reports each case's start and outcome, so that the test can stop this thread if a case never returns.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { parseConfig } from '../../tools/core/config.ts';
+import { ToolError } from '../../tools/core/errors.ts';
+import { createKernel } from '../../tools/core/kernel.ts';
+import { fuzzCase, recipe } from './fuzz-cases.ts';
+
+export interface FuzzRange {
+  seed: number;
+  from: number;
+  to: number;
+}
+
+export type FuzzMessage =
+  | { type: 'start'; index: number }
+  | { type: 'outcome'; index: number; outcome: string; ms: number }
+  | { type: 'failure'; index: number; recipe: string; error: string }
+  | { type: 'end' };
+
+export async function main(): Promise<void> {
+  const { seed, from, to } = workerData as FuzzRange;
+  const post = (m: FuzzMessage) => parentPort!.postMessage(m);
+  let current = from;
+  process.on('unhandledRejection', (err) => post({ type: 'failure', index: current, recipe: recipe(seed, fuzzCase(seed, current)), error: `unhandled rejection: ${(err as Error)?.stack ?? String(err)}` }));
+  const config = parseConfig({ ANON_RUNS_PER_HOUR: '1000000000', DATA_DIR: mkdtempSync(join(tmpdir(), 'st-fuzz-')), MAX_JOBS: '1', JOB_TIMEOUT_S: '10' });
+  const kernel = createKernel(config, { jobs: 'inline' });
+  for (let i = from; i < to; i++) {
+    current = i;
+    const c = fuzzCase(seed, i);
+    // Reported once the input is made: the watch is on the service's time, not the generator's.
+    post({ type: 'start', index: i });
+    const t0 = performance.now();
+    let outcome = 'ok';
+    try {
+      await kernel.invoke(c.tool, { args: c.options, files: c.files }, { ip: 'fuzz' });
+    } catch (err) {
+      if (!(err instanceof ToolError) || err.code === 'internal_error') {
+        const cause = err instanceof ToolError ? err.detail.cause : err;
+        post({ type: 'failure', index: i, recipe: recipe(seed, c), error: (cause as Error)?.stack ?? String(cause) });
+      }
+      outcome = err instanceof ToolError ? err.code : 'thrown';
+    }
+    post({ type: 'outcome', index: i, outcome, ms: performance.now() - t0 });
+  }
+  post({ type: 'end' });
+}
