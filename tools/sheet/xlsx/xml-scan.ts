@@ -111,8 +111,9 @@ export class XmlScanner {
           i = end + 3;
           continue;
         }
-        if (b[i + 2] === 0x5b && n - i < 9) return i;
-        if (b.compare(CDATA, 0, 9, i, i + 9) === 0) {
+        if (b[i + 2] === 0x5b) {
+          if (n - i < 9) return i;
+          if (b.compare(CDATA, 0, 9, i, i + 9) !== 0) throw damaged('malformed <![ section');
           const end = b.indexOf(CDATA_END, i + 9);
           if (end < 0) return i;
           h.text(b, i + 9, end, true);
@@ -159,10 +160,15 @@ export class XmlScanner {
 
 /** An end for a text piece in [s, e) that cuts neither a UTF-8 sequence nor an `&…;` reference. */
 function safeCut(b: Buffer, s: number, e: number): number {
-  let k = e;
-  const amp = b.lastIndexOf(0x26, e - 1);
-  if (amp >= s && amp > e - 12 && b.indexOf(0x3b, amp) < 0) k = amp;
+  // The last character may still lack bytes: cut before it (at a byte that starts a character).
+  let k = e - 1;
   while (k > s && (b[k] & 0xc0) === 0x80) k--;
+  // An `&…;` reference not finished before the cut goes whole to the next piece.
+  const amp = b.lastIndexOf(0x26, k - 1);
+  if (amp >= s && amp > k - 12) {
+    const semi = b.indexOf(0x3b, amp);
+    if (semi < 0 || semi >= k) k = amp;
+  }
   return k;
 }
 
