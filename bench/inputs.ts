@@ -4,7 +4,7 @@
 // Which .xlsx the peers and the service read: one written by SheetJS with a shared-string table, as Excel and
 // LibreOffice write them, because that is what users upload. Our own writer uses inline strings (an
 // unusual layout that some readers handle on a slower path), so one extra task reads that file too, to check
-// that no reader is favoured by the layout.
+// that no reader is favoured by the layout. The .xls (at most 65,535 rows) is written by Gnumeric's ssconvert.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

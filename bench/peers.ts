@@ -34,8 +34,6 @@ export interface Peer {
   env?: Record<string, string>;
   /** Input file names this peer reads instead of the task's (a neighbouring job: never `same`). */
   inputs?: string[];
-  /** A slow starter (LibreOffice): its runs are bounded by BENCH_SLOW_RUNS. */
-  slow?: boolean;
 }
 
 /** Single-quoted for sh. */
@@ -68,9 +66,9 @@ export const peers = {
     ...extra,
   }),
   xlsx2csv: (): Peer => ({ name: 'xlsx2csv', same: true, needs: { bin: ['xlsx2csv'] }, command: (io) => `xlsx2csv ${q(io.inputs[0])} ${outFile(io, 'csv')}` }),
-  libreofficeToCsv: (): Peer => ({ name: 'LibreOffice', same: true, slow: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, `csv:${LO_CSV}`) }),
-  libreofficeCsvToXlsx: (): Peer => ({ name: 'LibreOffice', same: true, slow: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, 'xlsx', 'CSV:44,34,76,1') }),
-  libreofficeToPdf: (): Peer => ({ name: 'LibreOffice', same: true, slow: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, 'pdf') }),
+  libreofficeToCsv: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, `csv:${LO_CSV}`) }),
+  libreofficeCsvToXlsx: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, 'xlsx', 'CSV:44,34,76,1') }),
+  libreofficeToPdf: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, 'pdf') }),
   in2csv: (): Peer => ({ name: 'csvkit in2csv', same: true, needs: { bin: ['in2csv'] }, command: (io) => `in2csv ${q(io.inputs[0])} > ${outFile(io, 'csv')}` }),
   in2csvJson: (): Peer => ({
     name: 'csvkit in2csv | csvjson',

@@ -17,7 +17,9 @@ export interface PeerResult {
 }
 
 export interface ServiceResult {
-  inProcess: { runsMs: number[]; medianMs: number | null; error?: string };
+  /** heapGrowthMb: heap + array buffers right after the run over before it, a lower bound of the job's
+   * peak (nothing can sample the heap while synchronous work runs); the fresh-process RSS is the real peak. */
+  inProcess: { runsMs: number[]; medianMs: number | null; heapGrowthMb: number | null; error?: string };
   /** Fresh process per run: job time, process wall time, peak RSS and its growth over the loaded runtime. */
   child: { runsMs: number[]; medianMs: number | null; wallMedianMs: number | null; peakRssMb: number | null; growthMb: number | null; error?: string };
   http: { runsMs: number[]; medianMs: number | null; serverPeakMb: number | null; error?: string };
