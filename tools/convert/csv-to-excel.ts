@@ -28,6 +28,7 @@ export default defineTool({
       detectTypes: opts['detect-types'],
       delimiter: opts.delimiter === 'auto' ? undefined : DELIMITERS[opts.delimiter],
       report: ctx.message,
+      maxCells: ctx.limits.maxCells,
     });
     const wanted = opts['sheet-name'] || baseNameOf(file.name);
     const [sheet] = sheetNames([wanted], ctx.name('sheet'));

@@ -31,7 +31,7 @@ export default defineTool({
   }),
   run({ file }, opts, ctx) {
     const all = opts['all-sheets'];
-    const { tables, sheetNames } = readTables(file, { hasHeader: opts['has-header'], sheets: all ? 'all' : 'first', detectTypes: true, report: ctx.message });
+    const { tables, sheetNames } = readTables(file, { hasHeader: opts['has-header'], sheets: all ? 'all' : 'first', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
     if (tables.every(isEmpty) && (all || sheetNames.length === 1)) {
       throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });
     }

@@ -38,7 +38,7 @@ export default defineTool({
     'include-styles': v.optional(v.boolean(), true),
   }),
   run({ file }, opts, ctx) {
-    const table = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: false, report: ctx.message });
+    const table = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: false, report: ctx.message, maxCells: ctx.limits.maxCells });
     const width = widthOf(table);
     if (width === 0) ctx.message('warning', 'empty_table', { name: file.name });
     const chars = new XmlCharFilter();

@@ -77,7 +77,7 @@ function jsonBytes(rows: Row[], o: Layout): Uint8Array {
 }
 
 function readTable(file: InputFile, hasTitles: boolean, ctx: ToolContext): SheetTable {
-  const { tables, sheetNames } = readTables(file, { hasHeader: hasTitles, sheets: 'first', detectTypes: true, report: ctx.message });
+  const { tables, sheetNames } = readTables(file, { hasHeader: hasTitles, sheets: 'first', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
   const table = tables[0];
   if (widthOf(table) === 0) {
     if (sheetNames.length <= 1) throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });

@@ -26,7 +26,7 @@ export default defineTool({
     title: optionalText,
   }),
   async run({ file }, opts, ctx) {
-    const sheet = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: false, report: ctx.message });
+    const sheet = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: false, report: ctx.message, maxCells: ctx.limits.maxCells });
     const table: PdfTable = { header: titleRow(sheet), rows: sheet.rows, width: widthOf(sheet) };
     if (table.width === 0) ctx.message('warning', 'pdf_empty', { name: file.name, sheet: sheet.name });
 

@@ -22,7 +22,7 @@ export default defineTool({
     'batch-size': v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 100),
   }),
   run({ file }, opts, ctx) {
-    const table = readFirstTable(file, { hasHeader: true, detectTypes: true, report: ctx.message });
+    const table = readFirstTable(file, { hasHeader: true, detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
     const d = DIALECT[opts.dialect];
     const requested = opts['table-name'] || DEFAULT_TABLE;
     const name = tableName(requested, d);

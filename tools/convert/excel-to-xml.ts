@@ -26,7 +26,7 @@ export default defineTool({
   }),
   localizedDefaults: { 'row-element': 'names.row' },
   run({ file }, opts, ctx) {
-    const table = readFirstTable(file, { hasHeader: true, detectTypes: true, report: ctx.message });
+    const table = readFirstTable(file, { hasHeader: true, detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
     const root = opts['root-element'] || 'datos';
     const row = opts['row-element'] || ctx.name('row');
     const names = elementNames(table, (n) => ctx.name('xml-column', { n }));

@@ -15,7 +15,7 @@ export default defineTool({
     'sheet-column-name': optionalText,
   }),
   run({ file }, opts, ctx) {
-    const { tables } = readTables(file, { hasHeader: opts['has-header'], sheets: 'all', detectTypes: true, report: ctx.message });
+    const { tables } = readTables(file, { hasHeader: opts['has-header'], sheets: 'all', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
     const table = stackTables(
       tables.map((t) => ({ table: t, label: t.name })),
       {

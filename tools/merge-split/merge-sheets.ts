@@ -17,7 +17,7 @@ export default defineTool({
   }),
   run({ files }, opts, ctx) {
     const tables = files.map((file) => {
-      const table = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: true, option: 'files', report: ctx.message });
+      const table = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: true, option: 'files', report: ctx.message, maxCells: ctx.limits.maxCells });
       const isCsv = file.name.toLowerCase().endsWith('.csv');
       return { ...table, name: opts['keep-original-sheet-names'] && !isCsv ? table.name : baseNameOf(file.name) };
     });

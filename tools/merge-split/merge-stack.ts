@@ -19,7 +19,7 @@ export default defineTool({
   run({ files }, opts, ctx) {
     const sources = files.map((file) => ({
       label: file.name,
-      table: readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: true, option: 'files', report: ctx.message }),
+      table: readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: true, option: 'files', report: ctx.message, maxCells: ctx.limits.maxCells }),
     }));
     const table = stackTables(sources, {
       name: ctx.name('merged'),

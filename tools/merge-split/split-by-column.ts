@@ -41,7 +41,7 @@ export default defineTool({
   }),
   run({ file }, opts, ctx) {
     const detectTypes = !(extensionOf(file.name) === 'csv' && opts.format === 'csv');
-    const table = readFirstTable(file, { hasHeader: true, detectTypes, report: ctx.message });
+    const table = readFirstTable(file, { hasHeader: true, detectTypes, report: ctx.message, maxCells: ctx.limits.maxCells });
     const col = findColumn(table, opts.column, ctx);
     const title = table.header?.[col] || columnLetter(col);
     const groups = new Map<string, { value: Cell; rows: Row[] }>();

@@ -19,7 +19,7 @@ export default defineTool({
   }),
   run({ file }, opts, ctx) {
     const detectTypes = !(extensionOf(file.name) === 'csv' && opts.format === 'csv');
-    const table = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes, report: ctx.message });
+    const table = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes, report: ctx.message, maxCells: ctx.limits.maxCells });
     const size = opts['rows-per-file'];
     const count = Math.max(1, Math.ceil(table.rows.length / size));
     const digits = Math.max(3, String(count).length);

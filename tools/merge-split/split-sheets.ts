@@ -13,7 +13,7 @@ export default defineTool({
     format: outputFormat,
   }),
   run({ file }, opts, ctx) {
-    const { tables } = readTables(file, { hasHeader: opts['has-header'], sheets: 'all', detectTypes: true, report: ctx.message });
+    const { tables } = readTables(file, { hasHeader: opts['has-header'], sheets: 'all', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
     const files = tables.map((t) =>
       ctx.file(`${t.name}.${opts.format}`, opts.format === 'csv' ? writeCsv(t) : writeXlsx([t], ctx)),
     );

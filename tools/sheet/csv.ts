@@ -4,12 +4,14 @@
 //
 // The parser is our own, not papaparse: papaparse picks one line ending per file, so a file mixing CRLF and
 // LF loses row breaks. The reader never trims a value.
+import { DEFAULT_TOOL_LIMITS } from '../core/config.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf, type InputFile } from '../core/files.ts';
 import { isoDate, type Cell, type Row, type Table } from '../core/table.ts';
 import { detectType } from './detect-type.ts';
 import { isoTime, isTimeOnly } from './excel-date.ts';
 import { silent, type Report } from './report.ts';
+import { EXTENT_FACTOR } from './xlsx/sheet-grid.ts';
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
@@ -187,6 +189,8 @@ export interface CsvReadOptions {
   /** The request field the file came in, for errors. */
   option?: 'file' | 'files';
   report?: Report;
+  /** Non-empty fields the file may hold; `ctx.limits.maxCells` in a tool. */
+  maxCells?: number;
 }
 
 export interface CsvRead {
@@ -218,6 +222,7 @@ export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
 
   let width = 0;
   for (const r of raw) if (r.length > width) width = r.length;
+  checkCells(raw, width, o.maxCells ?? DEFAULT_TOOL_LIMITS.maxCells, file.name, o.option ?? 'file');
   const expected = raw.length > 0 ? raw[0].length : 0;
   let ragged = 0;
   let firstRagged = -1;
@@ -248,6 +253,22 @@ export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
     return out;
   });
   return { table: { name, header, rows }, encoding, delimiter };
+}
+
+// Decided on the parsed fields, before rows are padded and typed: padding a ragged file (one row of 100,000
+// fields among a million short ones) would allocate the whole rectangle first.
+function checkCells(raw: string[][], width: number, maxCells: number, name: string, option: 'file' | 'files'): void {
+  let used = 0;
+  for (const r of raw) for (const f of r) if (f !== '') used++;
+  const params = { name: name.slice(0, 200), format: 'csv' };
+  if (used > maxCells) throw new ToolError('too_complex', { option, messageKey: 'error-details.cells', params: { ...params, reason: 'cells', max: maxCells } });
+  if (raw.length * width > maxCells * EXTENT_FACTOR) {
+    throw new ToolError('too_complex', {
+      option,
+      messageKey: 'error-details.sheet-extent',
+      params: { ...params, reason: 'cells', sheet: baseNameOf(name), rows: raw.length, columns: width },
+    });
+  }
 }
 
 /** Plain decimal text of a number: a point, no exponent, `-0` as `0`. */

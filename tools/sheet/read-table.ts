@@ -28,7 +28,7 @@ import { guardOle, guardZip, isOle, isZip, passwordProtected } from './xlsx/guar
 import { dateKindOf, numberCell } from './xlsx/number-format.ts';
 import { NeedsFallback, PackageError } from './xlsx/package-error.ts';
 import { readXlsx } from './xlsx/read-xlsx.ts';
-import { CellBudget, EXTENT_FACTOR, SheetGrid } from './xlsx/sheet-grid.ts';
+import { CellBudget, SheetGrid } from './xlsx/sheet-grid.ts';
 
 XLSX.set_cptable(cptable);
 
@@ -62,12 +62,7 @@ export function readTables(file: InputFile, o: ReadOptions): ReadResult {
   const format = extensionOf(file.name);
   const maxCells = o.maxCells ?? DEFAULT_TOOL_LIMITS.maxCells;
   if (format === 'csv') {
-    const { table } = readCsv(file, { hasHeader: o.hasHeader, detectTypes: o.detectTypes, delimiter: o.delimiter, option: o.option, report: o.report });
-    try {
-      checkCsvCells(table, maxCells, file.name);
-    } catch (err) {
-      throw fileError(err, file, o.option);
-    }
+    const { table } = readCsv(file, { hasHeader: o.hasHeader, detectTypes: o.detectTypes, delimiter: o.delimiter, option: o.option, report: o.report, maxCells });
     return { tables: [table], sheetNames: [] };
   }
   if (!WORKBOOK_FORMATS.has(format)) throw invalidFile(file, o.option);
@@ -218,24 +213,6 @@ function sheetCells(ws: XLSX.WorkSheet | undefined, grid: SheetGrid, date1904: b
 }
 
 /** The cell limit for a CSV, read whole by then: its non-empty cells, and its table with empty ones. */
-function checkCsvCells(table: SheetTable, maxCells: number, file: string): void {
-  let used = 0;
-  let width = table.header?.length ?? 0;
-  for (const h of table.header ?? []) if (h !== '') used++;
-  for (const row of table.rows) {
-    if (row.length > width) width = row.length;
-    for (const c of row) if (c !== null) used++;
-  }
-  if (used > maxCells) throw new PackageError('too_complex', 'cell limit', { messageKey: 'error-details.cells', params: { reason: 'cells', max: maxCells } });
-  const height = table.rows.length + (table.header ? 1 : 0);
-  if (height * width > maxCells * EXTENT_FACTOR) {
-    throw new PackageError('too_complex', 'sheet extent', {
-      messageKey: 'error-details.sheet-extent',
-      params: { reason: 'cells', name: file, sheet: table.name, rows: height, columns: width },
-    });
-  }
-}
-
 // A `t="d"` cell holds ISO text; without a zone it is read as UTC, never in the process time zone.
 function isoCellDate(x: unknown): Cell {
   if (x instanceof Date) return Number.isNaN(x.getTime()) ? null : x;
