@@ -35,7 +35,7 @@ export default defineTool({
     if (tables.every(isEmpty) && (all || sheetNames.length === 1)) {
       throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });
     }
-    if (!all && sheetNames.length > 1) ctx.message('warning', 'sheets_not_converted', { name: file.name, sheet: sheetNames[0], sheets: listText(sheetNames.slice(1)) });
+    if (!all && sheetNames.length > 1) ctx.message('warning', 'sheets_not_converted', { name: file.name, sheet: tables[0].name, sheets: listText(sheetNames.filter((n) => n !== tables[0].name)) });
     const delimiter = Object.hasOwn(NAMED, opts.delimiter) ? NAMED[opts.delimiter as keyof typeof NAMED] : opts.delimiter;
     const withTitles = opts['has-header'] && opts['include-header'];
     const files = tables.map((t) => {

@@ -83,7 +83,7 @@ function readTable(file: InputFile, hasTitles: boolean, ctx: ToolContext): Sheet
     if (sheetNames.length <= 1) throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });
     ctx.message('warning', 'sheet_empty', { name: file.name, sheet: table.name });
   }
-  if (sheetNames.length > 1) ctx.message('warning', 'sheets_unused', { name: file.name, sheet: sheetNames[0], sheets: listText(sheetNames.slice(1)) });
+  if (sheetNames.length > 1) ctx.message('warning', 'sheets_unused', { name: file.name, sheet: table.name, sheets: listText(sheetNames.filter((n) => n !== table.name)) });
   return table;
 }
 

@@ -77,7 +77,8 @@ export function readTables(file: InputFile, o: ReadOptions): ReadResult {
 export function readFirstTable(file: InputFile, o: Omit<ReadOptions, 'sheets'>): SheetTable {
   const { tables, sheetNames } = readTables(file, { ...o, sheets: 'first' });
   if (sheetNames.length > 1) {
-    (o.report ?? silent)('warning', 'sheets_unused', { name: file.name, sheet: sheetNames[0], sheets: listText(sheetNames.slice(1)) });
+    const used = tables[0].name;
+    (o.report ?? silent)('warning', 'sheets_unused', { name: file.name, sheet: used, sheets: listText(sheetNames.filter((n) => n !== used)) });
   }
   return tables[0];
 }
@@ -134,9 +135,26 @@ function tableOf(name: string, rows: Row[], hasHeader: boolean): SheetTable {
 }
 
 function readWithSheetJS(file: InputFile, o: ReadOptions, cells: CellBudget): ReadResult {
-  let wb: XLSX.WorkBook;
+  let wb = parseWithSheetJS(file, o, o.sheets === 'first' ? 0 : undefined);
+  // tools.md §2.3: one table means the first VISIBLE sheet; only when the first is hidden is it worth parsing all.
+  const hidden = (i: number) => Boolean(wb.Workbook?.Sheets?.[i]?.Hidden);
+  if (o.sheets === 'first' && hidden(0) && wb.SheetNames.length > 1) wb = parseWithSheetJS(file, o, undefined);
+  if (!wb.SheetNames || wb.SheetNames.length === 0) throw invalidFile(file, o.option);
+  const date1904 = Boolean(wb.Workbook?.WBProps?.date1904);
+  const firstVisible = Math.max(0, wb.SheetNames.findIndex((_, i) => !hidden(i)));
+  const names = o.sheets === 'first' ? [wb.SheetNames[firstVisible]] : wb.SheetNames;
+  const tables = names.map((name) => {
+    const grid = new SheetGrid(cells);
+    sheetCells(wb.Sheets[name], grid, date1904);
+    grid.report(o.report ?? silent, file.name, name);
+    return tableOf(name, grid.rows(file.name, name), o.hasHeader);
+  });
+  return { tables, sheetNames: [...wb.SheetNames] };
+}
+
+function parseWithSheetJS(file: InputFile, o: ReadOptions, sheets: number | undefined): XLSX.WorkBook {
   try {
-    wb = XLSX.read(file.bytes, {
+    return XLSX.read(file.bytes, {
       type: 'array',
       dense: true,
       cellNF: true,
@@ -147,22 +165,12 @@ function readWithSheetJS(file: InputFile, o: ReadOptions, cells: CellBudget): Re
       cellStyles: false,
       // Stubs let a formula saved without its cached value show up (as `t: 'z'` with `f`), to warn about it.
       sheetStubs: true,
-      sheets: o.sheets === 'first' ? 0 : undefined,
+      sheets,
     });
   } catch (err) {
     if (/password|encrypt/i.test(String((err as Error)?.message))) throw passwordProtected('SheetJS: encrypted workbook');
     throw invalidFile(file, o.option, err);
   }
-  if (!wb.SheetNames || wb.SheetNames.length === 0) throw invalidFile(file, o.option);
-  const date1904 = Boolean(wb.Workbook?.WBProps?.date1904);
-  const names = o.sheets === 'first' ? wb.SheetNames.slice(0, 1) : wb.SheetNames;
-  const tables = names.map((name) => {
-    const grid = new SheetGrid(cells);
-    sheetCells(wb.Sheets[name], grid, date1904);
-    grid.report(o.report ?? silent, file.name, name);
-    return tableOf(name, grid.rows(file.name, name), o.hasHeader);
-  });
-  return { tables, sheetNames: [...wb.SheetNames] };
 }
 
 const ERROR_TEXT: Record<number, string> = {

@@ -199,3 +199,25 @@ test('readTables: dates do not depend on the process time zone', () => {
   assert.match(east, /"2024-02-29T13:45:00.000Z"/);
   assert.match(east, /"2024-01-31T00:00:00.000Z"/);
 });
+
+test('read-table: one table means the first visible sheet, in xlsx (fast path) and xls (SheetJS); the warning names the others', async () => {
+  const wb = new ExcelJS.Workbook();
+  const hiddenSheet = wb.addWorksheet('Oculta', { state: 'hidden' });
+  hiddenSheet.addRows([['secreto'], [1]]);
+  wb.addWorksheet('Datos').addRows([['visible'], [2]]);
+  const xlsx = inputFile('libro.xlsx', new Uint8Array(await wb.xlsx.writeBuffer()));
+  const sjs = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(sjs, XLSX.utils.aoa_to_sheet([['secreto'], [1]]), 'Oculta');
+  XLSX.utils.book_append_sheet(sjs, XLSX.utils.aoa_to_sheet([['visible'], [2]]), 'Datos');
+  sjs.Workbook = { Sheets: [{ Hidden: 1 }, { Hidden: 0 }] };
+  const xls = inputFile('libro.xls', new Uint8Array(XLSX.write(sjs, { type: 'array', bookType: 'biff8' })));
+  for (const file of [xlsx, xls]) {
+    const messages: string[] = [];
+    const table = readFirstTable(file, { hasHeader: true, detectTypes: true, report: (_l, key, p) => messages.push(`${key}:${p?.sheet}:${p?.sheets}`) });
+    assert.equal(table.name, 'Datos', file.name);
+    assert.deepEqual([table.header, table.rows], [['visible'], [[2]]], file.name);
+    assert.deepEqual(messages, ['sheets_unused:Datos:"Oculta"'], file.name);
+    // Reading every sheet still includes the hidden one, in tab order.
+    assert.deepEqual(readTables(file, { hasHeader: true, detectTypes: true, sheets: 'all' }).tables.map((t) => t.name), ['Oculta', 'Datos']);
+  }
+});

@@ -45,7 +45,8 @@ export function readXlsx(bytes: Uint8Array, o: XlsxReadOptions): XlsxRead {
   const cells = new CellBudget(o.maxCells);
   const held: Parameters<Report>[] = [];
   const hold: Report = (...m) => void held.push(m);
-  const chosen = o.sheets === 'first' ? info.sheets.slice(0, 1) : info.sheets;
+  // One table means the first visible sheet (tools.md §2.3); a workbook whose sheets are all hidden gives its first.
+  const chosen = o.sheets === 'first' ? [info.sheets.find((s) => !s.hidden) ?? info.sheets[0]] : info.sheets;
   const sheets = chosen.map((sheet) => {
     const grid = new SheetGrid(cells);
     readSheet(zip, zip.get(sheet.path)!, inflate, { grid, strings, dateKinds, date1904: info.date1904 });
