@@ -8,11 +8,11 @@
 // small-file HTTP load against the service and a bare Express app. A table on the terminal, and
 // bench/out/results.json with the machine and every peer's version.
 //
-// Environment: BENCH_ROWS (100000), BENCH_RUNS (3), BENCH_ONLY (substring of task names), BENCH_HUGE=1
-// (the 1,000,000-row tasks), BENCH_LOAD_S (10; 0 skips the load), BENCH_LOAD_CONNECTIONS (20),
-// BENCH_PEER_TIMEOUT_S (300). To keep the default run near 15 minutes on 2 cores, a peer out of the race
-// after the first round (not the same job, or over 1.5 × the fastest same-job peer) and slower than 2 s runs
-// only once: more runs would not change the comparison.
+// Environment: BENCH_ROWS (100000), BENCH_RUNS (3), BENCH_ONLY (substring of task names; `load` for the
+// small-file load alone), BENCH_HUGE=1 (the 1,000,000-row tasks), BENCH_LOAD_S (10; 0 skips the load),
+// BENCH_LOAD_CONNECTIONS (20), BENCH_PEER_TIMEOUT_S (300). To keep the default run near 15 minutes on 2
+// cores, a peer out of the race after the first round (not the same job, or over 1.5 × the fastest same-job
+// peer) and slower than 2 s runs only once: more runs would not change the comparison.
 // MAX_CELLS and PDF_MAX_ROWS apply to every service run as they do to the server.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
