@@ -4,7 +4,7 @@
 // `same` says whether the peer does the same job as the service (same input file, same kind of result). A
 // peer that does a neighbouring job (reads the CSV instead of the workbook, writes CSV where the tool writes
 // xlsx, fills a database instead of writing a script) is shown, labelled, and kept out of the ratio.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -167,14 +167,10 @@ export function missing(peer: Peer): string[] {
   return [...(peer.needs.bin ?? []).filter((b) => !hasBin(b)), ...(peer.needs.py ?? []).filter((m) => !hasPy(m)).map((m) => `python3-${m}`)];
 }
 
+/** The first non-empty line a command prints (some print their version on stderr). */
 function firstLine(cmd: string, args: string[]): string | null {
-  try {
-    const out = execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-    return out.split('\n').find((l) => l.trim())?.trim() ?? null;
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string };
-    return `${e.stdout ?? ''}${e.stderr ?? ''}`.split('\n').find((l) => l.trim())?.trim() ?? null;
-  }
+  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+  return `${r.stdout ?? ''}\n${r.stderr ?? ''}`.split('\n').find((l) => l.trim())?.trim() ?? null;
 }
 
 /** Version of every peer program that is installed (null when it is not). */
