@@ -14,7 +14,11 @@
 // - The title row is bold; column widths follow the content, so that dates never show as ####.
 // - Empty cells are no cells. More rows, columns or characters per cell than the format holds is
 //   `format_limit_exceeded`: never cut.
-import { Zip, ZipDeflate } from 'fflate';
+// - Deflate is Node's zlib (native), not fflate's (JavaScript), at level 4; fflate only lays out the ZIP.
+//   Measured on the sheet XML of 100,000 rows × 10 mixed columns (47 MB): fflate level 6 took 900 ms for
+//   6.13 MB, zlib level 6 410 ms for 5.99 MB, level 4 200 ms for 6.29 MB, level 1 120 ms for 7.17 MB.
+import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { Zip, type AsyncFlateStreamHandler, type ZipInputFile } from 'fflate';
 import type { ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { columnLetter, isoDate, type Cell, type Table } from '../core/table.ts';
@@ -206,6 +210,42 @@ function packageXml(names: string[]): Record<string, string> {
 }
 
 const MTIME = new Date('2000-01-01T00:00:00Z');
+const LEVEL = 4;
+/** Text gathered before it is encoded and deflated: pieces this big lose nothing measurable to the restart. */
+const PIECE_CHARS = 1 << 20;
+
+/**
+ * A ZIP entry deflated by zlib as the XML comes. Each piece is deflated on its own and ends with a sync flush
+ * (byte aligned, not final), so the pieces concatenate into one valid deflate stream; the last one finishes it.
+ */
+class ZlibEntry implements ZipInputFile {
+  size = 0;
+  crc = 0;
+  compression = 8;
+  // General-purpose bits 1–2: "fast" compression (APPNOTE 4.4.4), as fflate marks levels 2–5.
+  flag = 2;
+  mtime = MTIME;
+  ondata!: AsyncFlateStreamHandler;
+  private pending = '';
+  constructor(readonly filename: string) {}
+
+  write(s: string): void {
+    this.pending += s;
+    if (this.pending.length >= PIECE_CHARS) this.deflate(false);
+  }
+
+  end(): void {
+    this.deflate(true);
+  }
+
+  private deflate(final: boolean): void {
+    const data = Buffer.from(this.pending, 'utf8');
+    this.pending = '';
+    this.size += data.length;
+    this.crc = crc32(data, this.crc);
+    this.ondata(null, deflateRawSync(data, { level: LEVEL, finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH }), final);
+  }
+}
 
 /** An .xlsx workbook (deflated) with one sheet per table; sheet names are made valid and unique. */
 export function writeXlsx(tables: SheetTable[], ctx: Localizer): Uint8Array {
@@ -217,13 +257,11 @@ export function writeXlsx(tables: SheetTable[], ctx: Localizer): Uint8Array {
     if (err) throw err;
     chunks.push(data);
   });
-  const encoder = new TextEncoder();
   const entry = (path: string, write: (push: (s: string) => void) => void) => {
-    const file = new ZipDeflate(path, { level: 6 });
-    file.mtime = MTIME;
+    const file = new ZlibEntry(path);
     zip.add(file);
-    write((s) => file.push(encoder.encode(s)));
-    file.push(new Uint8Array(0), true);
+    write((s) => file.write(s));
+    file.end();
   };
   for (const [path, xml] of Object.entries(packageXml(names))) entry(path, (push) => push(xml));
   list.forEach((t, i) => entry(`xl/worksheets/sheet${i + 1}.xml`, (push) => writeSheet(t, push)));

@@ -4,7 +4,9 @@ import { decodeText, detectDelimiter, parseCsv, plainNumber, readCsv, writeCsv }
 import type { ToolError } from '../../../tools/core/errors.ts';
 import { errorBody } from '../../../tools/core/wire.ts';
 import { fixture, inputFile } from '../../helpers/run-tool.ts';
-import { d } from '../../helpers/read-xlsx.ts';
+import { d, readXlsx } from '../../helpers/read-xlsx.ts';
+import { writeXlsx } from '../../../tools/sheet/write-xlsx.ts';
+import { createContext } from '../../../tools/core/execute.ts';
 
 type Msg = { level: string; key: string; params?: Record<string, string | number> };
 function collector() {
@@ -214,5 +216,19 @@ test('csv: an empty file, a lone BOM or only blank lines is invalid_file with it
         return true;
       },
     );
+  }
+});
+
+test('csv to xlsx: a CSV whose sheet XML is deflated in several pieces reads back whole with exceljs', async () => {
+  // 40,000 rows give about 4 MB of sheet XML, deflated by write-xlsx in pieces of 1 M characters.
+  const n = 40_000;
+  let text = 'id;nombre;importe;fecha\r\n';
+  for (let i = 1; i <= n; i++) text += `${i};"Peña, ${i % 97}";${i % 1000},5;2024-01-${String(1 + (i % 28)).padStart(2, '0')}\n`;
+  const { table } = readCsv(inputFile('grande.csv', text), { hasHeader: true, detectTypes: true });
+  const [sheet] = await readXlsx(writeXlsx([table], createContext('es', new AbortController().signal, [])));
+  assert.equal(sheet.rows.length, n + 1);
+  assert.deepEqual(sheet.rows[0], ['id', 'nombre', 'importe', 'fecha']);
+  for (const i of [1, 12_345, 29_999, n]) {
+    assert.deepEqual(sheet.rows[i], [i, `Peña, ${i % 97}`, (i % 1000) + 0.5, d(2024, 1, 1 + (i % 28))]);
   }
 });
