@@ -103,10 +103,17 @@ function displayLength(c: Cell): number {
   return s.length > 80 ? 80 : s.length;
 }
 
+// `\s` at either end, as `/^\s|\s$/` would say, without a regex per cell: printable ASCII is never a space.
+function edgeSpace(s: string): boolean {
+  const a = s.charCodeAt(0);
+  const z = s.charCodeAt(s.length - 1);
+  return ((a <= 32 || a >= 127) && /^\s/.test(s)) || ((z <= 32 || z >= 127) && /\s$/.test(s));
+}
+
 function cellXml(c: Cell, ref: string, title: boolean): string {
   if (c === null || c === '') return '';
   if (typeof c === 'string') {
-    const space = /^\s|\s$/.test(c) ? ' xml:space="preserve"' : '';
+    const space = edgeSpace(c) ? ' xml:space="preserve"' : '';
     return `<c r="${ref}"${title ? ` s="${STYLE_TITLE}"` : ''} t="inlineStr"><is><t${space}>${xmlText(c)}</t></is></c>`;
   }
   const bold = title ? ` s="${STYLE_TITLE}"` : '';
@@ -142,10 +149,13 @@ function writeSheet(table: SheetTable, push: (s: string) => void): void {
   out += '<sheetData>';
   let r = 0;
   const emit = (row: Cell[], title: boolean) => {
-    r++;
+    const rowNumber = String(++r);
     let cells = '';
-    for (let c = 0; c < row.length; c++) cells += cellXml(row[c] ?? null, letters[c] + r, title);
-    if (cells) out += `<row r="${r}">${cells}</row>`;
+    for (let c = 0; c < row.length; c++) {
+      const cell = row[c] ?? null;
+      if (cell !== null && cell !== '') cells += cellXml(cell, letters[c] + rowNumber, title);
+    }
+    if (cells) out += `<row r="${rowNumber}">${cells}</row>`;
     if (out.length > 65_536) {
       push(out);
       out = '';
