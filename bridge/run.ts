@@ -5,7 +5,7 @@ import { resolveLang, type Lang } from '../locales/index.ts';
 import { bodyLimitBytes, MB } from '../tools/core/config.ts';
 import { ToolError } from '../tools/core/errors.ts';
 import type { InputFile } from '../tools/core/files.ts';
-import type { InvokeResult } from '../tools/core/invoke.ts';
+import type { Caller, InvokeResult } from '../tools/core/invoke.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { getTool } from '../tools/core/registry.ts';
 import { apiKeyFrom, rateHeaders, runResponse } from '../tools/core/wire.ts';
@@ -41,7 +41,7 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
 
   // Unknown tool, bad `download` and unsupported content types are refused before any body byte is read;
   // the unread body is then discarded up to a bound instead of being read to its end.
-  const precheck: RequestHandler = function precheckRun(req, res, next) {
+  const precheck: RequestHandler = async function precheckRun(req, res, next) {
     try {
       res.locals.lang = resolveLang(req.query.lang);
       getTool(String(req.params.tool));
@@ -62,6 +62,11 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
       }
       const locals: RunLocals = { download, kind: kind === 'application/json' ? 'json' : 'multipart' };
       res.locals.run = locals;
+      // A run that cannot start (every slot taken, or too many bodies in flight) is answered before its body
+      // is read; an admitted body holds its share of the budget until the answer is sent.
+      const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+      const release = await kernel.admission.run(String(req.params.tool), callerOf(req), declared);
+      res.on('close', release);
     } catch (err) {
       discardRest(req, bodyLimit);
       throw err;
@@ -93,12 +98,17 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
     // Errors from here on speak the language the call asked for.
     const lang: Lang = resolveLang(args.language, res.locals.lang);
     res.locals.lang = lang;
-    const result = await kernel.invoke(tool.id, { args, files, download }, { ip: req.ip ?? req.socket.remoteAddress ?? '', apiKey: apiKeyFrom(req.headers), lang: resolveLang(req.query.lang) });
+    const result = await kernel.invoke(tool.id, { args, files, download }, callerOf(req));
     if (download) sendDownload(res, result);
     else sendJson(res, result);
   };
 
   return [precheck, jsonParser, run];
+}
+
+/** The caller of a run: client address (per TRUST_PROXY), the key it sends, the `lang` of the URL. */
+function callerOf(req: Request): Caller {
+  return { ip: req.ip ?? req.socket.remoteAddress ?? '', apiKey: apiKeyFrom(req.headers), lang: resolveLang(req.query.lang) };
 }
 
 /** The RunResponse. Written with end() rather than json(): an ETag over megabytes of base64 serves no POST. */

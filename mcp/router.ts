@@ -7,6 +7,8 @@ import { bodyLimitBytes } from '../tools/core/config.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { apiKeyFrom, rateHeaders } from '../tools/core/wire.ts';
 import { isBodyParserError } from '../bridge/http-error.ts';
+import { discardRest } from '../bridge/multipart.ts';
+import { ToolError } from '../tools/core/errors.ts';
 import { buildMcpServer, type OnRate } from './server.ts';
 
 function rpcError(res: Response, status: number, code: number, message: string) {
@@ -39,7 +41,22 @@ function takeCallArguments(body: unknown): { body: unknown; raw: Map<string | nu
 
 export function createMcpRouter(kernel: Kernel): express.Router {
   const router = express.Router();
-  router.post('/', express.json({ limit: bodyLimitBytes(kernel.config) }), async (req: Request, res: Response) => {
+  const bodyLimit = bodyLimitBytes(kernel.config);
+  // Bodies in flight share the kernel's budget with REST runs; past it the message is not read (tools/call
+  // under a full slot pool is answered `busy` by invoke, as a tool error, once the body is read).
+  const admit = (req: Request, res: Response, next: NextFunction) => {
+    const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    try {
+      res.on('close', kernel.admission.body(req.ip ?? req.socket.remoteAddress ?? '', declared));
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      discardRest(req, bodyLimit);
+      res.setHeader('Retry-After', String(err.detail.retryAfter ?? 1));
+      return rpcError(res, 503, -32000, 'Server busy: too many requests in progress. Retry after the Retry-After seconds.');
+    }
+    next();
+  };
+  router.post('/', admit, express.json({ limit: bodyLimit }), async (req: Request, res: Response) => {
     const caller = { ip: req.ip ?? req.socket.remoteAddress ?? '', apiKey: apiKeyFrom(req.headers), lang: resolveLang(req.query.lang) };
     const { body, raw } = takeCallArguments(req.body);
     const onRate: OnRate = (rate, retryAfter) => {

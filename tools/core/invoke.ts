@@ -65,6 +65,16 @@ function filesFromArgs(field: 'file' | 'files', args: Record<string, unknown>, m
   return objects.map((f) => ({ name: f.name, bytes: decodeBase64(f.contentBase64, field) }));
 }
 
+/** The quota subject and hourly limit of a caller; a key that is sent must be a live one (`invalid_api_key`). */
+export async function quotaSubjectOf(deps: Pick<KernelDeps, 'config' | 'keys'>, caller: Caller): Promise<{ subject: string; limit: number }> {
+  if (caller.apiKey !== undefined && caller.apiKey !== null) {
+    const key = await deps.keys.verify(caller.apiKey);
+    if (!key) throw new ToolError('invalid_api_key');
+    return { subject: `key:${key.id}`, limit: key.quota ?? deps.config.KEY_RUNS_PER_HOUR };
+  }
+  return { subject: `ip:${caller.ip}`, limit: deps.config.ANON_RUNS_PER_HOUR };
+}
+
 export function createInvoke(deps: KernelDeps) {
   const { config } = deps;
   const maxInput = config.MAX_INPUT_MB * MB;
@@ -81,15 +91,7 @@ export function createInvoke(deps: KernelDeps) {
     let subject = '';
     let limit = 0;
     try {
-      if (caller.apiKey !== undefined && caller.apiKey !== null) {
-        const key = await deps.keys.verify(caller.apiKey);
-        if (!key) throw new ToolError('invalid_api_key');
-        subject = `key:${key.id}`;
-        limit = key.quota ?? config.KEY_RUNS_PER_HOUR;
-      } else {
-        subject = `ip:${caller.ip}`;
-        limit = config.ANON_RUNS_PER_HOUR;
-      }
+      ({ subject, limit } = await quotaSubjectOf(deps, caller));
       const taken = await deps.quota.take(subject, limit);
       rate = { limit: taken.limit, remaining: taken.remaining, reset: taken.reset };
       if (!taken.allowed) throw new ToolError('quota_exceeded', { retryAfter: taken.reset });

@@ -1,11 +1,13 @@
 // Runs jobs off the event loop: a pool of worker threads with a heap bound and a time bound per run.
 // A parser that loops or balloons on a hostile file loses its worker, never the server.
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Lang } from '../../locales/index.ts';
 import { toolLimitsOf, type Config, type ToolLimits } from './config.ts';
 import { ToolError, type ErrorCode } from './errors.ts';
 import { execute, type RunResult } from './execute.ts';
 import type { InputFile } from './files.ts';
+import { fullGc, RECLAIM } from './reclaim.ts';
 import { getTool } from './registry.ts';
 
 export interface Job {
@@ -16,6 +18,8 @@ export interface Job {
   download: boolean;
   /** Set by the runner from its configuration. */
   limits?: ToolLimits;
+  /** Set by the pool runner: the worker posts on it when it starts the run. */
+  started?: MessagePort;
 }
 
 export type JobReply =
@@ -34,6 +38,19 @@ export interface JobRunner {
 /** Seconds a caller refused as `busy` is told to wait. */
 export const BUSY_RETRY_AFTER_S = 5;
 
+/**
+ * A worker left idle this long exits, except one that stays warm. V8 keeps the heap a worker grew to
+ * during a busy spell; letting the extra workers go gives that memory back to the system, and the warm one
+ * spares a run after a quiet spell the worker start (about a second).
+ */
+export const WORKER_IDLE_MS = 30_000;
+
+/** Most a worker may take to start and load the tools before the run's own time limit begins. */
+export const WORKER_START_S = 30;
+
+/** Once no run has been in progress for this long, the main thread and a warm worker collect (reclaim.ts). */
+export const RECLAIM_AFTER_MS = 5_000;
+
 type Limits = Pick<Config, 'MAX_JOBS' | 'JOB_TIMEOUT_S' | 'JOB_MEMORY_MB' | 'MAX_CELLS' | 'PDF_MAX_ROWS'>;
 
 /** Worker pool runner; `inline` runs in this thread instead (tests that exercise tools, not isolation). */
@@ -42,20 +59,33 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
     mode === 'workers'
       ? new Piscina({
           filename: new URL('./worker-entry.mjs', import.meta.url).href,
-          minThreads: limits.MAX_JOBS,
+          minThreads: 1,
           maxThreads: limits.MAX_JOBS,
-          idleTimeout: 60_000,
+          idleTimeout: WORKER_IDLE_MS,
           resourceLimits: { maxOldGenerationSizeMb: limits.JOB_MEMORY_MB },
         })
       : null;
   let active = 0;
   const idle: Array<() => void> = [];
+  let reclaimTimer: NodeJS.Timeout | undefined;
+  const reclaim = () => {
+    fullGc()?.();
+    // One message per live worker: all are idle now, so each takes one (more would start a new worker).
+    for (let i = 0; pool && i < pool.threads.length; i++) pool.run(RECLAIM).catch(() => {});
+  };
 
   async function runInPool(job: Job): Promise<RunResult> {
     const ac = new AbortController();
-    const timer = setTimeout(() => ac.abort(), limits.JOB_TIMEOUT_S * 1000);
+    // The time limit counts from the moment a worker starts the run: a worker that replaces one stopped a
+    // moment ago needs up to a second to load before it can, and that is not the run's time.
+    let timer = setTimeout(() => ac.abort(), (limits.JOB_TIMEOUT_S + WORKER_START_S) * 1000);
+    const { port1: started, port2: startedPort } = new MessageChannel();
+    started.once('message', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => ac.abort(), limits.JOB_TIMEOUT_S * 1000);
+    });
     try {
-      const reply = (await pool!.run({ ...job, limits: toolLimitsOf(limits) }, { signal: ac.signal })) as JobReply;
+      const reply = (await pool!.run({ ...job, limits: toolLimitsOf(limits), started: startedPort }, { signal: ac.signal, transferList: [startedPort] })) as JobReply;
       if (!reply.ok) throw new ToolError(reply.code, { option: reply.option, messageKey: reply.messageKey, params: reply.params });
       return reply.result;
     } catch (err) {
@@ -66,6 +96,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
       throw err;
     } finally {
       clearTimeout(timer);
+      started.close();
     }
   }
 
@@ -86,14 +117,19 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
     async run(job) {
       if (active >= limits.MAX_JOBS) throw new ToolError('busy', { retryAfter: BUSY_RETRY_AFTER_S });
       active++;
+      clearTimeout(reclaimTimer);
       try {
         return await (pool ? runInPool(job) : runInline(job));
       } finally {
         active--;
-        if (active === 0) idle.splice(0).forEach((wake) => wake());
+        if (active === 0) {
+          idle.splice(0).forEach((wake) => wake());
+          reclaimTimer = setTimeout(reclaim, RECLAIM_AFTER_MS).unref();
+        }
       }
     },
     async close(graceMs = 30_000) {
+      clearTimeout(reclaimTimer);
       if (active > 0) await Promise.race([new Promise<void>((r) => idle.push(r)), new Promise((r) => setTimeout(r, graceMs).unref())]);
       await pool?.destroy();
     },

@@ -1,4 +1,5 @@
 // Builds the kernel from a Config: the services a front door needs, created once per process.
+import { createAdmission, type Admission } from './admission.ts';
 import type { Config } from './config.ts';
 import { createInvoke, type Invoke } from './invoke.ts';
 import { createJobRunner, type JobRunner } from './jobs.ts';
@@ -9,6 +10,8 @@ import { createUsage, type Usage } from './usage.ts';
 export interface Kernel {
   config: Config;
   invoke: Invoke;
+  /** Early refusals before a body is read (busy, quota) and the bound on bodies in flight. */
+  admission: Admission;
   jobs: JobRunner;
   keys: KeyStore;
   quota: QuotaStore;
@@ -26,6 +29,8 @@ export function createKernel(config: Config, options: KernelOptions = {}): Kerne
   const keys = createFileKeyStore(config.DATA_DIR);
   const quota = createMemoryQuota();
   const usage = createUsage();
-  const invoke = createInvoke({ config, jobs, keys, quota, usage });
-  return { config, invoke, jobs, keys, quota, usage, close: (graceMs) => jobs.close(graceMs) };
+  const deps = { config, jobs, keys, quota, usage };
+  const invoke = createInvoke(deps);
+  const admission = createAdmission(deps);
+  return { config, invoke, admission, jobs, keys, quota, usage, close: (graceMs) => jobs.close(graceMs) };
 }

@@ -3,9 +3,16 @@ import { resolveLang } from '../../locales/index.ts';
 import { asToolError } from './errors.ts';
 import { execute } from './execute.ts';
 import type { Job, JobReply } from './jobs.ts';
+import { fullGc, isReclaim, type Reclaim } from './reclaim.ts';
 import { getTool } from './registry.ts';
 
-export default async function runJob(job: Job): Promise<JobReply> {
+export default async function runJob(job: Job | Reclaim): Promise<JobReply | null> {
+  if (isReclaim(job)) {
+    fullGc()?.();
+    return null;
+  }
+  job.started?.postMessage(0);
+  job.started?.close();
   try {
     const result = await execute(getTool(job.toolId), job.files, job.opts, { lang: resolveLang(job.lang), download: job.download, limits: job.limits });
     return { ok: true, result };
