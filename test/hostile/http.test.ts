@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConnection, type Socket } from 'node:net';
 import { gzipSync, deflateSync, brotliCompressSync, constants as zc, createGzip } from 'node:zlib';
+import { parseConfig } from '../../tools/core/config.ts';
 import { ERROR_STATUS } from '../../tools/core/errors.ts';
 import type { Format, InputFile } from '../../tools/core/files.ts';
 import { listTools } from '../../tools/core/registry.ts';
@@ -340,6 +341,13 @@ function trickle(base: string, parts: string[], everyMs: number, limitMs: number
     });
   });
 }
+
+test('http: the socket timeouts are configuration, checked at start-up', () => {
+  const c = parseConfig({});
+  assert.deepEqual([c.HEADERS_TIMEOUT_S, c.REQUEST_TIMEOUT_S, c.KEEP_ALIVE_TIMEOUT_S], [10, 120, 5]);
+  assert.throws(() => parseConfig({ HEADERS_TIMEOUT_S: '30', REQUEST_TIMEOUT_S: '20' }), /REQUEST_TIMEOUT_S/);
+  assert.throws(() => parseConfig({ HEADERS_TIMEOUT_S: '0' }), /HEADERS_TIMEOUT_S/);
+});
 
 test('http: slow clients are cut off near HEADERS_TIMEOUT_S / REQUEST_TIMEOUT_S while others are served', async () => {
   const slow = await startHostile({ HEADERS_TIMEOUT_S: '1', REQUEST_TIMEOUT_S: '2', KEEP_ALIVE_TIMEOUT_S: '1' }, { jobs: 'inline' });
