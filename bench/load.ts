@@ -8,8 +8,8 @@
 //    start), and the usage events counted in /metrics against the runs answered (exactly one each).
 //    ANON_RUNS_PER_HOUR is set far above what the run can use: the quota is not the limiter here, the job
 //    slots are (429 can still be answered and is accepted, but none is expected).
-// 2. Large runs: LOAD_LARGE_CLIENTS (2 × MAX_JOBS) clients each post a CSV just under MAX_INPUT_MB at once,
-//    LOAD_LARGE_ROUNDS (2) times; RSS is sampled every 50 ms and must stay under
+// 2. Large runs: LOAD_LARGE_CLIENTS (4 × MAX_JOBS) clients, each from its own loopback address, post a CSV
+//    just under MAX_INPUT_MB at once, LOAD_LARGE_ROUNDS (2) times; RSS is sampled every 50 ms and must stay under
 //    MAX_JOBS × JOB_MEMORY_MB + the fixed base (start RSS + LOAD_BASE_MB, 512).
 // 3. Shutdown: MAX_JOBS runs of a few seconds in flight, then SIGTERM: new connections are refused, the runs
 //    in flight finish with 200, the process exits 0.
@@ -18,6 +18,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RECLAIM_AFTER_MS, WORKER_IDLE_MS } from '../tools/core/jobs.ts';
@@ -32,7 +33,7 @@ const CONCURRENCY = int('LOAD_CONCURRENCY', 200);
 const MAX_JOBS = Math.max(1, int('LOAD_MAX_JOBS', availableParallelism()));
 const JOB_MEMORY_MB = int('LOAD_JOB_MEMORY_MB', 1024);
 const MAX_INPUT_MB = int('LOAD_MAX_INPUT_MB', 25);
-const LARGE_CLIENTS = int('LOAD_LARGE_CLIENTS', 2 * MAX_JOBS);
+const LARGE_CLIENTS = Math.min(200, int('LOAD_LARGE_CLIENTS', 4 * MAX_JOBS));
 const LARGE_ROUNDS = int('LOAD_LARGE_ROUNDS', 2);
 const BASE_MB = int('LOAD_BASE_MB', 512);
 // The collection runs RECLAIM_AFTER_MS after the last run, and restarts the idle clock of the extra workers.
@@ -215,9 +216,27 @@ interface LargeResult {
   boundMb: number;
 }
 
+/** POST over node:http from a chosen loopback source address (fetch cannot choose one). */
+function postFrom(url: string, body: Buffer, contentType: string, localAddress: string): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', localAddress, headers: { 'content-type': contentType, 'content-length': body.length } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 async function largeRuns(svc: Service, tool: string): Promise<LargeResult> {
   // About 1.1 million cells at 25 MB: near the input bound, under MAX_CELLS (2,000,000).
   const csv = Buffer.from(csvOf((MAX_INPUT_MB - 0.5) * MB, 60));
+  const boundary = 'cargaGrande';
+  const multipart = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="grande.csv"\r\nContent-Type: text/csv\r\n\r\n`), csv, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  const json = Buffer.from(JSON.stringify({ file: { name: 'grande.csv', contentBase64: csv.toString('base64') } }));
+  const url = `${svc.url}/api/v1/tools/${tool}/run?download=true`;
   const pid = svc.child.pid!;
   const rssStartMb = rssMb(pid);
   const statuses: Record<string, number> = {};
@@ -227,21 +246,13 @@ async function largeRuns(svc: Service, tool: string): Promise<LargeResult> {
   for (let round = 0; round < LARGE_ROUNDS; round++) {
     await Promise.all(
       Array.from({ length: LARGE_CLIENTS }, async (_, i) => {
-        // Half as multipart with download=true, half as JSON with base64: the two ways a body is buffered.
+        // Each client from its own loopback address (the per-address share does not refuse it), half as
+        // multipart and half as JSON with base64: the two ways a body is buffered.
         const t0 = performance.now();
         try {
-          let res: Response;
-          if (i % 2 === 0) {
-            const form = new FormData();
-            form.append('file', new Blob([csv]), 'grande.csv');
-            res = await fetch(`${svc.url}/api/v1/tools/${tool}/run?download=true`, { method: 'POST', body: form });
-          } else {
-            const body = JSON.stringify({ file: { name: 'grande.csv', contentBase64: csv.toString('base64') } });
-            res = await fetch(`${svc.url}/api/v1/tools/${tool}/run?download=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-          }
-          const bytes = Buffer.from(await res.arrayBuffer());
+          const res = i % 2 === 0 ? await postFrom(url, multipart, `multipart/form-data; boundary=${boundary}`, `127.0.0.${2 + i}`) : await postFrom(url, json, 'application/json', `127.0.0.${2 + i}`);
           // A refusal is counted with its code: a memory or time stop (too_complex) is not the same as busy.
-          const code = res.status === 200 ? '' : ` ${(JSON.parse(bytes.toString('utf8')) as { error?: string }).error}`;
+          const code = res.status === 200 ? '' : ` ${(JSON.parse(res.body.toString('utf8')) as { error?: string }).error}`;
           statuses[`${res.status}${code}`] = (statuses[`${res.status}${code}`] ?? 0) + 1;
         } catch {
           failures++;
