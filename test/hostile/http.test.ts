@@ -292,6 +292,18 @@ test('http: unknown properties, prototype names included, are 400 unknown_option
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
 });
 
+test('http: names echoed in messages (files, options) carry no control characters', async () => {
+  const name = '\u0000\u001b[31mrojo\u0007\r\nX-Inyectada: 1.txt';
+  for (const via of ['json', 'mcp'] as const) {
+    const a = await sendRaw(via, 'split-rows', { file: { name, contentBase64: b64('a\n1\n') } });
+    assertRefusal(a, 'unsupported_format', { option: 'file' });
+    assert.ok(a.body.message.includes('[31mrojo'), 'the name is still recognizable');
+    const u = await sendRaw(via, 'split-rows', { file: { name: 'x.csv', contentBase64: b64('a\n1\n') }, 'op\u001bción\n': 1 });
+    assertRefusal(u, 'unknown_option');
+    assert.ok(!/[\u0000-\u001f]/.test(u.body.option), JSON.stringify(u.body.option));
+  }
+});
+
 test('http: malformed, deeply nested and enormous-key JSON bodies are clean 400s', async () => {
   const bodies = ['{', '{"file":', '[]', 'null', '"x"', '[' .repeat(100_000), `{"a":${'['.repeat(50_000)}${']'.repeat(50_000)}}`, `{${Array.from({ length: 20_000 }, (_, i) => `"k${i}":1`).join(',')}}`];
   for (const body of bodies) {

@@ -29,16 +29,23 @@ export interface RunResponse {
   messages: Message[];
 }
 
+// Values echoed from a request (a file name, an option's name or value) bring no control characters into a
+// message: a terminal or log that shows it must not be driven by the caller.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const printable = <T>(v: T): T => (typeof v === 'string' ? (v.replace(CONTROL, '\ufffd') as T) : v);
+
 /** The Error body of a ToolError, its message in `lang` with every placeholder filled. */
 export function errorBody(err: ToolError, lang: Lang): ErrorBody {
   const d = err.detail;
-  const params = {
+  const params: Record<string, string | number> = {
     option: d.option ?? '',
     retryAfter: d.retryAfter ?? '',
     limit: d.rate?.limit ?? '',
     ...d.params,
   };
-  return { ok: false, error: err.code, message: t(lang, d.messageKey ?? `errors.${err.code}`, params), option: d.option ?? null };
+  for (const k of Object.keys(params)) params[k] = printable(params[k]);
+  return { ok: false, error: err.code, message: t(lang, d.messageKey ?? `errors.${err.code}`, params), option: d.option === undefined ? null : printable(d.option) };
 }
 
 /** RunResponse with the bytes inline as base64 (REST JSON). */
