@@ -1,0 +1,75 @@
+// Graceful shutdown of the real entry point: on SIGTERM the server stops accepting connections, lets the
+// run in flight finish and answer 200, and exits 0; a run that outlasts SHUTDOWN_TIMEOUT_S does not keep
+// the process alive past that bound.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bigCsv } from '../helpers/generate.ts';
+
+const MAIN = new URL('../../mcp/main.ts', import.meta.url).pathname;
+
+async function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'st-stop-')), ANON_RUNS_PER_HOUR: '1000', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  for (let i = 0; i < 400; i++) {
+    const m = /listening on (http:\/\/\S+)/.exec(out);
+    if (m) return { child, url: m[1], exited, output: () => out };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`no start: ${out}`);
+}
+
+const slowBody = JSON.stringify({ file: { name: 'lento.csv', contentBase64: Buffer.from(bigCsv(60_000)).toString('base64') }, 'rows-per-file': 1_000_000 });
+
+async function busy(url: string) {
+  for (let i = 0; i < 400; i++) {
+    const h = (await (await fetch(`${url}/health`, { headers: { connection: 'close' } })).json()) as { jobs: number };
+    if (h.jobs > 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('the run never started');
+}
+
+test('shutdown: SIGTERM with a run in flight: no new connections, the run answers 200, exit 0', async () => {
+  const svc = await start({ MAX_JOBS: '1', SHUTDOWN_TIMEOUT_S: '60' });
+  try {
+    const run = fetch(`${svc.url}/api/v1/tools/split-rows/run?download=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: slowBody });
+    await busy(svc.url);
+    svc.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 200));
+    await assert.rejects(fetch(`${svc.url}/health`, { headers: { connection: 'close' } }), 'new connections are refused while stopping');
+    const res = await run;
+    assert.equal(res.status, 200, 'the run in flight finished');
+    assert.ok((await res.arrayBuffer()).byteLength > 0);
+    assert.equal(await svc.exited, 0);
+    assert.match(svc.output(), /SIGTERM/);
+  } finally {
+    svc.child.kill('SIGKILL');
+  }
+});
+
+test('shutdown: a run longer than SHUTDOWN_TIMEOUT_S does not hold the exit past it', async () => {
+  const svc = await start({ MAX_JOBS: '1', SHUTDOWN_TIMEOUT_S: '0.5' });
+  try {
+    const run = fetch(`${svc.url}/api/v1/tools/split-rows/run?download=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ file: { name: 'muy-lento.csv', contentBase64: Buffer.from(bigCsv(250_000)).toString('base64') }, 'rows-per-file': 1_000_000 }) }).catch(() => null);
+    await busy(svc.url);
+    const t0 = performance.now();
+    svc.child.kill('SIGTERM');
+    assert.equal(await svc.exited, 0);
+    const ms = performance.now() - t0;
+    assert.ok(ms < 500 + 3000, `exit took ${Math.round(ms)} ms with SHUTDOWN_TIMEOUT_S=0.5`);
+    await run;
+  } finally {
+    svc.child.kill('SIGKILL');
+  }
+});
