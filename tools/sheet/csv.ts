@@ -207,6 +207,11 @@ export interface CsvRead {
 export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
   const report = o.report ?? silent;
   const { text, encoding } = decodeText(file.bytes);
+  // tools.md §2.2: a NUL byte in text that is not UTF-16 means a binary file (a ZIP or a workbook named .csv),
+  // which would otherwise come out as a table of garbage presented as success.
+  if (!encoding.startsWith('utf-16') && file.bytes.includes(0)) {
+    throw new ToolError('invalid_file', { option: o.option ?? 'file', messageKey: 'error-details.binary', params: { name: file.name.slice(0, 200) } });
+  }
   if (encoding === 'windows-1252') report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
   const delimiter = o.delimiter ?? detectDelimiter(text);
   const parsed = parseCsv(text, delimiter);

@@ -14,7 +14,8 @@
 // the definition.
 import type { Cell } from '../core/table.ts';
 
-const BOOLEANS: Record<string, boolean> = { true: true, false: false, verdadero: true, falso: false };
+// A Map, not an object literal: a cell reading `__proto__` must not look up Object.prototype.
+const BOOLEANS = new Map([['true', true], ['false', false], ['verdadero', true], ['falso', false]]);
 
 export interface DetectOptions {
   /** A comma may be the decimal mark (the delimiter is not a comma). */
@@ -46,7 +47,7 @@ export function detectType(text: string, o: DetectOptions): Cell {
     return text;
   }
   if (len === 4 || len === 5 || len === 9) {
-    const b = BOOLEANS[text.toLowerCase()];
+    const b = BOOLEANS.get(text.toLowerCase());
     if (b !== undefined) return b;
   }
   return text;

@@ -90,6 +90,7 @@ function checkLimits(table: Table, ctx: Localizer): void {
     new ToolError('format_limit_exceeded', { params: { format: 'xlsx', max, unit: ctx.t(`names.${unit}`) } });
   if (table.rows.length + (table.header ? 1 : 0) > XLSX_MAX_ROWS) throw limit(XLSX_MAX_ROWS, 'rows');
   if (table.header && table.header.length > XLSX_MAX_COLUMNS) throw limit(XLSX_MAX_COLUMNS, 'columns');
+  for (const h of table.header ?? []) if (h.length > XLSX_MAX_CELL_CHARS) throw limit(XLSX_MAX_CELL_CHARS, 'characters');
   for (const r of table.rows) {
     if (r.length > XLSX_MAX_COLUMNS) throw limit(XLSX_MAX_COLUMNS, 'columns');
     for (const c of r) if (typeof c === 'string' && c.length > XLSX_MAX_CELL_CHARS) throw limit(XLSX_MAX_CELL_CHARS, 'characters');

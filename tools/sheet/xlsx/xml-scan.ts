@@ -246,7 +246,8 @@ export class AttrCursor {
 
 /** Every attribute of a start tag by local name, values decoded: for the small parts, never per cell. */
 export function attributesOf(b: Buffer, s: number, e: number): Record<string, string> {
-  const out: Record<string, string> = {};
+  // No prototype: an attribute named `__proto__` is an ordinary key, never a prototype assignment.
+  const out: Record<string, string> = Object.create(null);
   const a = new AttrCursor().reset(b, s, e);
   while (a.next()) out[b.toString('latin1', a.ns, a.ne)] = a.value();
   return out;
