@@ -17,10 +17,9 @@
 // - Deflate is Node's zlib (native), not fflate's (JavaScript), at level 4; fflate only lays out the ZIP.
 //   Measured on the sheet XML of 100,000 rows × 10 mixed columns (47 MB): fflate level 6 took 900 ms for
 //   6.13 MB, zlib level 6 410 ms for 5.99 MB, level 4 200 ms for 6.29 MB, level 1 120 ms for 7.17 MB.
-import { constants, crc32, deflateRawSync } from 'node:zlib';
-import { Zip, type AsyncFlateStreamHandler, type ZipInputFile } from 'fflate';
 import type { ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
+import { zipBuilder } from '../core/zip-entry.ts';
 import { columnLetter, isoDate, type Cell, type Table } from '../core/table.ts';
 import { dateToSerial, hasTime, isTimeOnly } from './excel-date.ts';
 import { titleRow, type SheetTable } from './titles.ts';
@@ -220,70 +219,16 @@ function packageXml(names: string[]): Record<string, string> {
   };
 }
 
-const MTIME = new Date('2000-01-01T00:00:00Z');
+/** zlib level 4: 2.6% larger than level 6 for 4.5 times less time on a 100,000-row sheet. */
 const LEVEL = 4;
-/** Text gathered before it is encoded and deflated: pieces this big lose nothing measurable to the restart. */
-const PIECE_CHARS = 1 << 20;
-
-/**
- * A ZIP entry deflated by zlib as the XML comes. Each piece is deflated on its own and ends with a sync flush
- * (byte aligned, not final), so the pieces concatenate into one valid deflate stream; the last one finishes it.
- */
-class ZlibEntry implements ZipInputFile {
-  size = 0;
-  crc = 0;
-  compression = 8;
-  // General-purpose bits 1–2: "fast" compression (APPNOTE 4.4.4), as fflate marks levels 2–5.
-  flag = 2;
-  mtime = MTIME;
-  ondata!: AsyncFlateStreamHandler;
-  private pending = '';
-  constructor(readonly filename: string) {}
-
-  write(s: string): void {
-    this.pending += s;
-    if (this.pending.length >= PIECE_CHARS) this.deflate(false);
-  }
-
-  end(): void {
-    this.deflate(true);
-  }
-
-  private deflate(final: boolean): void {
-    const data = Buffer.from(this.pending, 'utf8');
-    this.pending = '';
-    this.size += data.length;
-    this.crc = crc32(data, this.crc);
-    this.ondata(null, deflateRawSync(data, { level: LEVEL, finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH }), final);
-  }
-}
 
 /** An .xlsx workbook (deflated) with one sheet per table; sheet names are made valid and unique. */
 export function writeXlsx(tables: SheetTable[], ctx: Localizer): Uint8Array {
   for (const t of tables) checkLimits(t, ctx);
   const list: SheetTable[] = tables.length > 0 ? tables : [{ name: '', header: null, rows: [] }];
   const names = sheetNames(list.map((t) => t.name), ctx.name('sheet'));
-  const chunks: Uint8Array[] = [];
-  const zip = new Zip((err, data) => {
-    if (err) throw err;
-    chunks.push(data);
-  });
-  const entry = (path: string, write: (push: (s: string) => void) => void) => {
-    const file = new ZlibEntry(path);
-    zip.add(file);
-    write((s) => file.write(s));
-    file.end();
-  };
-  for (const [path, xml] of Object.entries(packageXml(names))) entry(path, (push) => push(xml));
-  list.forEach((t, i) => entry(`xl/worksheets/sheet${i + 1}.xml`, (push) => writeSheet(t, push)));
-  zip.end();
-  let size = 0;
-  for (const c of chunks) size += c.length;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  const zip = zipBuilder();
+  for (const [path, xml] of Object.entries(packageXml(names))) zip.deflated(path, LEVEL, (push) => push(xml));
+  list.forEach((t, i) => zip.deflated(`xl/worksheets/sheet${i + 1}.xml`, LEVEL, (push) => writeSheet(t, push)));
+  return zip.finish();
 }

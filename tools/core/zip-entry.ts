@@ -1,0 +1,104 @@
+// ZIP output: fflate lays out the archive, Node's zlib deflates. Measured on a 47 MB sheet XML: fflate level 6
+// 901 ms (6.13 MB), zlib level 4 about 200 ms (6.29 MB), zlib level 1 118 ms (7.17 MB).
+import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { Zip, ZipPassThrough, type AsyncFlateStreamHandler, type ZipInputFile } from 'fflate';
+
+/** Every entry's date: results are reproducible byte for byte and carry no clue about when or where. */
+export const ZIP_MTIME = new Date('2000-01-01T00:00:00Z');
+
+/** Text gathered before it is encoded and deflated: pieces this big lose nothing measurable to the restart. */
+const PIECE_BYTES = 1 << 20;
+
+/**
+ * A ZIP entry deflated by zlib as its content comes. Each piece is deflated on its own and ends with a sync
+ * flush (byte aligned, not final), so the pieces concatenate into one valid deflate stream; the last one ends it.
+ */
+export class ZlibEntry implements ZipInputFile {
+  size = 0;
+  crc = 0;
+  compression = 8;
+  // General-purpose bits 1–2 say how hard the deflater tried (APPNOTE 4.4.4), encoded as fflate does.
+  flag: number;
+  mtime = ZIP_MTIME;
+  ondata!: AsyncFlateStreamHandler;
+  private text = '';
+  private bytes: Uint8Array[] = [];
+  private pendingBytes = 0;
+  constructor(
+    readonly filename: string,
+    private readonly level = 4,
+  ) {
+    this.flag = level === 1 ? 3 : level < 6 ? 2 : level === 9 ? 1 : 0;
+  }
+
+  write(chunk: string | Uint8Array): void {
+    if (typeof chunk === 'string') {
+      this.text += chunk;
+      if (this.text.length >= PIECE_BYTES) this.deflate(false);
+    } else {
+      if (this.text) this.flushText();
+      this.bytes.push(chunk);
+      this.pendingBytes += chunk.length;
+      if (this.pendingBytes >= PIECE_BYTES) this.deflate(false);
+    }
+  }
+
+  end(): void {
+    this.deflate(true);
+  }
+
+  private flushText(): void {
+    const b = Buffer.from(this.text, 'utf8');
+    this.text = '';
+    this.bytes.push(b);
+    this.pendingBytes += b.length;
+  }
+
+  private deflate(final: boolean): void {
+    if (this.text) this.flushText();
+    const data = this.bytes.length === 1 ? this.bytes[0] : Buffer.concat(this.bytes);
+    this.bytes = [];
+    this.pendingBytes = 0;
+    this.size += data.length;
+    this.crc = crc32(data, this.crc);
+    this.ondata(null, deflateRawSync(data, { level: this.level, finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH }), final);
+  }
+}
+
+/** Builds a ZIP: `add` each entry's content, then `finish` for the bytes. */
+export function zipBuilder() {
+  const chunks: Uint8Array[] = [];
+  const zip = new Zip((err, data) => {
+    if (err) throw err;
+    chunks.push(data);
+  });
+  return {
+    /** A deflated entry whose content is written through `write`. */
+    deflated(path: string, level: number, write: (push: (chunk: string | Uint8Array) => void) => void): void {
+      const entry = new ZlibEntry(path, level);
+      zip.add(entry);
+      write((c) => entry.write(c));
+      entry.end();
+    },
+    /** An entry stored as it is: for content that is already compressed. */
+    stored(path: string, bytes: Uint8Array): void {
+      const entry = new ZipPassThrough(path);
+      entry.mtime = ZIP_MTIME;
+      zip.add(entry);
+      entry.push(bytes, true);
+    },
+    /** The archive, in a Uint8Array of its own (never a slice of Node's shared buffer pool). */
+    finish(): Uint8Array {
+      zip.end();
+      let size = 0;
+      for (const c of chunks) size += c.length;
+      const out = new Uint8Array(size);
+      let at = 0;
+      for (const c of chunks) {
+        out.set(c, at);
+        at += c.length;
+      }
+      return out;
+    },
+  };
+}
