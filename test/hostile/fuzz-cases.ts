@@ -74,7 +74,7 @@ const XML_SNIPPETS = [
   '"',
   '\u0000',
 ];
-const TEXT_SNIPPETS = ['"', '""', ',', ';', '\t', '|', '\n', '\r', '\r\n', '\u0000', '\ufeff', '\ud800', '=SUM(A1)', '00123', '1e309', '31/02/2024', '{', '[', '}', ']', '"__proto__":', '\\u0000'];
+const TEXT_SNIPPETS = ['"', '""', ',', ';', '\t', '|', '\n', '\r', '\r\n', '\u0000', '\ufeff', '\ud800', '=SUM(A1)', '00123', '1e309', '31/02/2024', '{', '[', '}', ']', '"__proto__":', '\\u0000', '__proto__', 'constructor', 'prototype'];
 
 type Mutation = { what: string; apply(bytes: Uint8Array, r: Rng): Uint8Array };
 
@@ -192,7 +192,22 @@ function editZip(b: Uint8Array, r: Rng, edit: (entries: Record<string, Uint8Arra
   return zipSync(z);
 }
 
+/** A whole field (between delimiters or line ends) replaced by a snippet: values such as `__proto__`. */
+function replaceField(s: string, r: Rng): string {
+  const p = at(r, s.length);
+  const isEdge = (c: string | undefined) => c === undefined || c === ',' || c === ';' || c === '\t' || c === '|' || c === '\n' || c === '\r';
+  let a = p;
+  while (a > 0 && !isEdge(s[a - 1])) a--;
+  let b = p;
+  while (b < s.length && !isEdge(s[b])) b++;
+  return s.slice(0, a) + r.pick(TEXT_SNIPPETS) + s.slice(b);
+}
+
 const TEXT_MUTATIONS: Mutation[] = [
+  {
+    what: 'field replaced',
+    apply: (b, r) => text(replaceField(new TextDecoder().decode(b), r)),
+  },
   {
     what: 'text edit',
     apply: (b, r) => text(mutateText(Buffer.from(b).toString('latin1'), r, TEXT_SNIPPETS)),

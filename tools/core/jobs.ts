@@ -65,6 +65,10 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
           resourceLimits: { maxOldGenerationSizeMb: limits.JOB_MEMORY_MB },
         })
       : null;
+  // Piscina re-emits a worker's error on the pool when no run is attached to it any more, e.g. a worker
+  // stopped at the time limit that runs out of heap while it is being terminated. Unheard, that 'error'
+  // would be an uncaught exception and take the whole server down; the run itself was already answered.
+  pool?.on('error', (err: unknown) => console.error('job pool: a worker failed outside a run (replaced):', err));
   let active = 0;
   const idle: Array<() => void> = [];
   let reclaimTimer: NodeJS.Timeout | undefined;
