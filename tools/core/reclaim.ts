@@ -1,6 +1,8 @@
 // Memory given back after a busy spell. V8 grows a heap under load and keeps what it grew until its next
 // full collection, which an idle process never runs: a server that has just served a burst would sit on
-// a hundred megabytes or more of garbage and empty pages. One full collection once runs stop gives them back.
+// a hundred megabytes or more of garbage and empty pages. One full collection once runs stop gives most of
+// them back; a worker that has served many runs is replaced instead (worker.ts), since what its allocator
+// keeps after a collection only goes with the thread.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

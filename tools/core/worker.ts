@@ -6,11 +6,19 @@ import type { Job, JobReply } from './jobs.ts';
 import { fullGc, isReclaim, type Reclaim } from './reclaim.ts';
 import { getTool } from './registry.ts';
 
+/** Runs after which an idle worker is replaced rather than collected: what its heap grew to is let go whole. */
+export const RECYCLE_AFTER_RUNS = 200;
+let runs = 0;
+
 export default async function runJob(job: Job | Reclaim): Promise<JobReply | null> {
   if (isReclaim(job)) {
+    // Exiting without a reply keeps this worker busy in the pool's eyes until it is gone, so no run is ever
+    // given to it meanwhile; the pool starts a fresh worker in its place.
+    if (runs >= RECYCLE_AFTER_RUNS) process.exit(0);
     fullGc()?.();
     return null;
   }
+  runs++;
   job.started?.postMessage(0);
   job.started?.close();
   try {
