@@ -15,7 +15,7 @@ import type { AnyTool } from '../../tools/core/define.ts';
 import { listTools } from '../../tools/core/registry.ts';
 import { inputFile, runTool } from '../helpers/run-tool.ts';
 import { sendDownload, sendEverywhere, startHostile, assertOkEverywhere, type HostileServer } from './harness.ts';
-import { xlsxOf, zipEntryNames } from './packages.ts';
+import { xlsxOf, zipDirectory, zipEntryNames } from './packages.ts';
 
 const tool = (id: string): AnyTool | undefined => listTools().find((t) => t.id === id);
 function registered(t: TestContext, id: string): AnyTool | undefined {
@@ -48,20 +48,14 @@ function assertSafeNames(names: string[], where: string) {
   }
 }
 
-/** Local-header names of a ZIP, read by hand: they must agree with the central directory. */
+/** The name in the local header each central-directory record points at: they must agree. */
 function localNames(zip: Uint8Array): string[] {
   const b = Buffer.from(zip);
-  const names: string[] = [];
-  for (let p = 0; p + 30 <= b.length && b.readUInt32LE(p) === 0x04034b50; ) {
-    const flags = b.readUInt16LE(p + 6);
-    const csize = b.readUInt32LE(p + 18);
-    const nameLen = b.readUInt16LE(p + 26);
-    const extraLen = b.readUInt16LE(p + 28);
-    names.push(b.subarray(p + 30, p + 30 + nameLen).toString('utf8'));
-    assert.equal(flags & 0x08, 0, 'sizes known up front (no data descriptor), so the walk below is exact');
-    p += 30 + nameLen + extraLen + csize;
-  }
-  return names;
+  return zipDirectory(zip).map(({ offset }) => {
+    assert.equal(b.readUInt32LE(offset), 0x04034b50, 'a local header where the directory points');
+    const nameLen = b.readUInt16LE(offset + 26);
+    return b.subarray(offset + 30, offset + 30 + nameLen).toString('utf8');
+  });
 }
 
 async function zipNamesOfDownload(toolId: string, file: ReturnType<typeof inputFile>, options: Record<string, unknown>) {

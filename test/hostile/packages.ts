@@ -200,6 +200,11 @@ export async function whitespaceBombSheet(mb: number) {
 
 /** Central-directory names of a ZIP, read by hand (not by the library that wrote it). */
 export function zipEntryNames(zip: Uint8Array): string[] {
+  return zipDirectory(zip).map((e) => e.name);
+}
+
+/** Central-directory records of a ZIP (name and local header offset), read by hand. */
+export function zipDirectory(zip: Uint8Array): Array<{ name: string; offset: number }> {
   const b = Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
   let eocd = -1;
   for (let i = b.length - 22; i >= Math.max(0, b.length - 22 - 65535); i--) {
@@ -211,14 +216,14 @@ export function zipEntryNames(zip: Uint8Array): string[] {
   if (eocd < 0) throw new Error('no end of central directory');
   const count = b.readUInt16LE(eocd + 10);
   let p = b.readUInt32LE(eocd + 16);
-  const names: string[] = [];
+  const out: Array<{ name: string; offset: number }> = [];
   for (let i = 0; i < count; i++) {
     if (b.readUInt32LE(p) !== 0x02014b50) throw new Error('bad central directory record');
     const nameLen = b.readUInt16LE(p + 28);
     const extraLen = b.readUInt16LE(p + 30);
     const commentLen = b.readUInt16LE(p + 32);
-    names.push(b.subarray(p + 46, p + 46 + nameLen).toString('utf8'));
+    out.push({ name: b.subarray(p + 46, p + 46 + nameLen).toString('utf8'), offset: b.readUInt32LE(p + 42) });
     p += 46 + nameLen + extraLen + commentLen;
   }
-  return names;
+  return out;
 }
