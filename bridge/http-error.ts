@@ -3,7 +3,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { resolveLang, type Lang } from '../locales/index.ts';
 import { asToolError, ERROR_STATUS, ToolError, type ErrorCode, type ErrorDetail } from '../tools/core/errors.ts';
-import { errorBody, rateHeaders } from '../tools/core/wire.ts';
+import { errorBody, isBodyParserError, rateHeaders } from '../tools/core/wire.ts';
 
 /**
  * A request the bridge refuses before it reaches the kernel (body framing, content type, query). The code is
@@ -23,16 +23,6 @@ export function sendToolError(res: Response, err: ToolError, lang: Lang): void {
   let retryAfter: number | undefined;
   if (status === 429 || status === 503) retryAfter = err.detail.retryAfter ?? err.detail.rate?.reset ?? 1;
   res.status(status).set(rateHeaders(err.detail.rate, retryAfter)).set('Cache-Control', 'no-store').json(body);
-}
-
-/**
- * The http-errors that body-parser raises: with a `type` (`entity.too.large`, `entity.parse.failed`…), or
- * without one when the decompressor fails (a truncated gzip body is a zlib error wrapped as a 400).
- */
-export function isBodyParserError(err: unknown): err is Error & { type?: string; status: number } {
-  if (err instanceof ToolError) return false;
-  const e = err as { type?: unknown; status?: unknown; expose?: unknown } | null;
-  return !!e && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && (typeof e.type === 'string' || e.expose === true);
 }
 
 /** Maps a body-parser failure to the stable codes: too large is 413, anything else about the body is 400. */

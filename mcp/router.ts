@@ -6,7 +6,7 @@ import { resolveLang } from '../locales/index.ts';
 import { bodyLimitBytes } from '../tools/core/config.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { apiKeyFrom, rateHeaders } from '../tools/core/wire.ts';
-import { isBodyParserError } from '../bridge/http-error.ts';
+import { isBodyParserError } from '../tools/core/wire.ts';
 import { discardRest } from '../bridge/multipart.ts';
 import { ToolError } from '../tools/core/errors.ts';
 import { buildMcpServer, type OnRate } from './server.ts';

@@ -83,3 +83,13 @@ export function rateHeaders(rate: { limit: number; remaining: number; reset: num
   if (retryAfter !== undefined) h['Retry-After'] = String(Math.max(1, Math.ceil(retryAfter)));
   return h;
 }
+
+/**
+ * The http-errors that body-parser raises: with a `type` (`entity.too.large`, `entity.parse.failed`…), or
+ * without one when the decompressor fails (a truncated gzip body is a zlib error wrapped as a 400).
+ */
+export function isBodyParserError(err: unknown): err is Error & { type?: string; status: number } {
+  if (err instanceof ToolError) return false;
+  const e = err as { type?: unknown; status?: unknown; expose?: unknown } | null;
+  return !!e && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && (typeof e.type === 'string' || e.expose === true);
+}
