@@ -7,6 +7,7 @@ import type { AnyTool } from '../tools/core/define.ts';
 import { ToolError } from '../tools/core/errors.ts';
 import type { InputFile } from '../tools/core/files.ts';
 import { jsonSchemaOf } from '../tools/core/schema.ts';
+import { discardRest } from '../tools/core/http-body.ts';
 import { RequestError } from './http-error.ts';
 
 export interface MultipartLimits {
@@ -142,20 +143,6 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
     });
     req.pipe(bb);
   });
-}
-
-/**
- * Discards the rest of a refused body without keeping it. Reading on (rather than closing at once) lets the
- * client finish its upload and read the error; a client that keeps sending past `maxBytes` is cut off.
- */
-export function discardRest(req: Request, maxBytes: number): void {
-  if (req.complete || req.destroyed) return;
-  let seen = 0;
-  req.on('data', (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > maxBytes) req.socket.destroy();
-  });
-  req.resume();
 }
 
 type FieldType = 'boolean' | 'integer' | 'number' | undefined;

@@ -10,7 +10,8 @@ import type { Kernel } from '../tools/core/kernel.ts';
 import { getTool } from '../tools/core/registry.ts';
 import { apiKeyFrom, rateHeaders, runResponse } from '../tools/core/wire.ts';
 import { RequestError } from './http-error.ts';
-import { coerceFields, discardRest, readMultipart } from './multipart.ts';
+import { discardRest } from '../tools/core/http-body.ts';
+import { coerceFields, readMultipart } from './multipart.ts';
 
 /** Response header carrying the run's messages on a download (the body is the file): JSON, ASCII-escaped. */
 export const MESSAGES_HEADER = 'X-Tool-Messages';

@@ -7,7 +7,7 @@ import { bodyLimitBytes } from '../tools/core/config.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { apiKeyFrom, rateHeaders } from '../tools/core/wire.ts';
 import { isBodyParserError } from '../tools/core/wire.ts';
-import { discardRest } from '../bridge/multipart.ts';
+import { discardRest } from '../tools/core/http-body.ts';
 import { ToolError } from '../tools/core/errors.ts';
 import { buildMcpServer, type OnRate } from './server.ts';
 
