@@ -43,6 +43,9 @@ export function bridgeErrorHandler(maxInputMb: number) {
       next(err);
       return;
     }
+    // A body left unread ends the connection after this answer: say so, or a keep-alive client sends its next
+    // request on a socket that is about to close.
+    if (!req.complete) res.setHeader('Connection', 'close');
     const lang: Lang = res.locals.lang ?? resolveLang(req.query.lang);
     const toolErr = isBodyParserError(err) ? fromBodyParserError(err, maxInputMb) : asToolError(err);
     sendToolError(res, toolErr, lang);

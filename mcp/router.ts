@@ -80,7 +80,9 @@ export function createMcpRouter(kernel: Kernel): express.Router {
     res.setHeader('Allow', 'POST');
     rpcError(res, 405, -32000, 'Method not allowed: this server is stateless, use POST.');
   });
-  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // As in the bridge: an unread body ends the connection, and the client is told not to reuse it.
+    if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
     if (isBodyParserError(err)) {
       if (err.type === 'entity.too.large' || err.status === 413) return rpcError(res, 413, -32600, 'Request body too large');
       if (err.type === 'entity.parse.failed') return rpcError(res, 400, -32700, 'Parse error');

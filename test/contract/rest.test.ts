@@ -255,6 +255,8 @@ describe('errors', () => {
       const content = 'x'.repeat(1_300_000);
       const res = await postRun(small.url, 'split-rows', { file: { name: 'a.csv', contentBase64: Buffer.from(content).toString('base64') } });
       await expectError(res, 413, 'input_too_large');
+      // The unread body ends the connection, and the client is told so (it must not reuse the socket).
+      assert.equal(res.headers.get('connection'), 'close');
       // Under the body limit but over the decoded bound: the kernel's check, same code, naming the field.
       const res2 = await postRun(small.url, 'split-rows', { file: fileObject('a.csv', 'a\n'.repeat(10_000)) });
       await expectError(res2, 413, 'input_too_large', 'file');
