@@ -5,6 +5,7 @@
 // The parser is our own, not papaparse: papaparse picks one line ending per file, so a file mixing CRLF and
 // LF loses row breaks. The reader never trims a value.
 import { isAscii, isUtf8 } from 'node:buffer';
+import { joinBytes } from '../core/bytes.ts';
 import { DEFAULT_TOOL_LIMITS } from '../core/config.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf, type InputFile } from '../core/files.ts';
@@ -349,15 +350,5 @@ export function writeCsv(table: Table, o: CsvWriteOptions = {}): Uint8Array {
   if (withHeader) line(table.header!);
   for (const row of table.rows) line(row);
   chunks.push(Buffer.from(out, 'utf8'));
-  // A plain Uint8Array of its own: small Buffers share Node's pool, which must never be handed on (a worker
-  // transferring the result's ArrayBuffer would take the pool with it).
-  let size = 0;
-  for (const c of chunks) size += c.length;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.length;
-  }
-  return bytes;
+  return joinBytes(chunks);
 }
