@@ -57,9 +57,9 @@ export default defineTool({
     const titleCells = drop(table.titleCells);
     const parts: SheetTable[] = [...groups.values()].map((g) => {
       const name = groupName(g.value, ctx);
-      return { name: opts['include-column-in-name'] ? `${title}-${name}` : name, header, titleCells, rows: g.rows };
+      return { name: opts['include-column-in-name'] ? `${title}-${name}` : name, header, titleCells, delimiter: table.delimiter, rows: g.rows };
     });
-    if (parts.length === 0) parts.push({ name: ctx.name('empty'), header, titleCells, rows: [] });
+    if (parts.length === 0) parts.push({ name: ctx.name('empty'), header, titleCells, delimiter: table.delimiter, rows: [] });
     const files = parts.map((p) => ctx.file(`${p.name}.${opts.format}`, opts.format === 'csv' ? writeCsv(p) : writeXlsx([p], ctx)));
     return { files, preview: parts[0] };
   },

@@ -28,7 +28,7 @@ export default defineTool({
       const n = String(i + 1).padStart(digits, '0');
       const titled = i === 0 || opts['repeat-header'];
       const rows = table.rows.slice(i * size, (i + 1) * size);
-      parts.push({ name: ctx.name('part', { n }), header: titled ? table.header : null, titleCells: table.titleCells, rows });
+      parts.push({ name: ctx.name('part', { n }), header: titled ? table.header : null, titleCells: table.titleCells, delimiter: table.delimiter, rows });
     }
     const files = parts.map((p) => ctx.file(`${p.name}.${opts.format}`, opts.format === 'csv' ? writeCsv(p) : writeXlsx([p], ctx)));
     return { files, preview: parts[0] };

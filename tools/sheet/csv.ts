@@ -14,6 +14,7 @@ import { detectType } from './detect-type.ts';
 import { isoTime, isTimeOnly } from './excel-date.ts';
 import { silent, type Report } from './report.ts';
 import { EXTENT_FACTOR } from './xlsx/sheet-grid.ts';
+import type { SheetTable } from './titles.ts';
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
 
@@ -321,8 +322,8 @@ export interface CsvWriteOptions {
 }
 
 /** A table as CSV bytes (UTF-8, CRLF), every row as wide as the table. */
-export function writeCsv(table: Table, o: CsvWriteOptions = {}): Uint8Array {
-  const delimiter = o.delimiter ?? ',';
+export function writeCsv(table: SheetTable, o: CsvWriteOptions = {}): Uint8Array {
+  const delimiter = o.delimiter ?? table.delimiter ?? ',';
   const special = new RegExp(`[${delimiter.replace(/[\\\]^-]/g, '\\$&')}"\r\n]`);
   const withHeader = o.includeHeader !== false && table.header !== null && table.header.length > 0;
   let width = withHeader ? table.header!.length : 0;

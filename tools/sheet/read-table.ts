@@ -62,8 +62,8 @@ export function readTables(file: InputFile, o: ReadOptions): ReadResult {
   const format = extensionOf(file.name);
   const maxCells = o.maxCells ?? DEFAULT_TOOL_LIMITS.maxCells;
   if (format === 'csv') {
-    const { table } = readCsv(file, { hasHeader: o.hasHeader, detectTypes: o.detectTypes, delimiter: o.delimiter, option: o.option, report: o.report, maxCells });
-    return { tables: [table], sheetNames: [] };
+    const { table, delimiter } = readCsv(file, { hasHeader: o.hasHeader, detectTypes: o.detectTypes, delimiter: o.delimiter, option: o.option, report: o.report, maxCells });
+    return { tables: [{ ...table, delimiter }], sheetNames: [] };
   }
   if (!WORKBOOK_FORMATS.has(format)) throw invalidFile(file, o.option);
   try {

@@ -4,7 +4,11 @@
 import type { Cell, Table } from '../core/table.ts';
 
 /** A table that may remember its title row as typed cells, one per title. */
-export type SheetTable = Table & { titleCells?: Cell[] };
+export type SheetTable = Table & {
+  titleCells?: Cell[];
+  /** The delimiter of the CSV the table was read from: a CSV result keeps it (tools.md §2.5). */
+  delimiter?: string;
+};
 
 /** The title row to write: the typed cells when they still match the titles, else the titles as text. */
 export function titleRow(t: SheetTable): Cell[] | null {

@@ -39,11 +39,11 @@ test('split-by-column: include-column-in-name and keep-column false', async () =
   assert.deepEqual(out.preview?.columns, ['Id', 'Importe']);
 });
 
-test('split-by-column: CSV to CSV keeps the text of every value exactly', async () => {
+test('split-by-column: CSV to CSV keeps the text of every value exactly, and the input delimiter (tools.md §2.5)', async () => {
   const out = await runTool(tool, [fixture('latin1.csv')], { column: 'Ciudad', format: 'csv' });
   assert.deepEqual(out.files.map((f) => [f.name, textOf(f.bytes)]), [
-    ['Málaga.csv', '\uFEFFAño,Ciudad,Importe\r\n2024,Málaga,"1,5"\r\n'],
-    ['Cáceres.csv', '\uFEFFAño,Ciudad,Importe\r\n2023,Cáceres,"-2,25"\r\n'],
+    ['Málaga.csv', '\uFEFFAño;Ciudad;Importe\r\n2024;Málaga;1,5\r\n'],
+    ['Cáceres.csv', '\uFEFFAño;Ciudad;Importe\r\n2023;Cáceres;-2,25\r\n'],
   ]);
 });
 

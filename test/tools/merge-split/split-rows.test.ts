@@ -46,11 +46,12 @@ test('split-rows: has-header false counts the first row as data', async () => {
 test('split-rows: CSV to CSV keeps every value\'s text exactly (decimal commas, dates, ids, quotes, newlines)', async () => {
   const out = await runTool(tool, [fixture('semicolon.csv')], { 'rows-per-file': 1, format: 'csv' });
   assert.deepEqual(out.files.map((f) => [f.name, textOf(f.bytes)]), [
-    ['parte-001.csv', '\uFEFFid,nombre,nota,importe,fecha\r\n00123,Pérez; Juan,"línea 1\nlínea 2","1,5",2024-01-31\r\n'],
-    ['parte-002.csv', '\uFEFFid,nombre,nota,importe,fecha\r\n0042,Zoë,"dice ""hola""",10,31/12/2023\r\n'],
+    // The input's semicolon is kept (tools.md §2.5): a Spanish CSV stays one Spanish Excel opens.
+    ['parte-001.csv', '\uFEFFid;nombre;nota;importe;fecha\r\n00123;"Pérez; Juan";"línea 1\nlínea 2";1,5;2024-01-31\r\n'],
+    ['parte-002.csv', '\uFEFFid;nombre;nota;importe;fecha\r\n0042;Zoë;"dice ""hola""";10;31/12/2023\r\n'],
   ]);
   const latin = await runTool(tool, [fixture('latin1.csv')], { format: 'csv' });
-  assert.equal(textOf(latin.files[0].bytes), '\uFEFFAño,Ciudad,Importe\r\n2024,Málaga,"1,5"\r\n2023,Cáceres,"-2,25"\r\n');
+  assert.equal(textOf(latin.files[0].bytes), '\uFEFFAño;Ciudad;Importe\r\n2024;Málaga;1,5\r\n2023;Cáceres;-2,25\r\n');
   assert.deepEqual(latin.messages.map((m) => m.level), ['info']);
 });
 
