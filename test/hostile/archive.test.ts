@@ -3,30 +3,20 @@
 // bombs (inflate ratio or total past the bounds) and sheets past MAX_CELLS → 413 too_complex; thousands of
 // entries, duplicate names, overlapping entries, a lying central directory, DOCTYPE/ENTITY → 400
 // invalid_file; entries nothing references are never inflated; a dimension that lies is ignored.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { inputFile } from '../helpers/run-tool.ts';
 import { readXlsx } from '../helpers/read-xlsx.ts';
-import { assertOkEverywhere, assertRefusedEverywhere, memoryWatch, sendEverywhere, startHostile, type Answer, type HostileServer } from './harness.ts';
+import { assertOkEverywhere, assertRefusedEverywhere, sendEverywhere, type Answer, hostileSuite } from './harness.ts';
 import { rawEntriesOf, rawZip, sheetXml, whitespaceBombSheet, workbookParts, xlsxOf, zipParts, type XSheet } from './packages.ts';
 
 const MAX_CELLS = 5000;
-let srv: HostileServer;
-let memory: ReturnType<typeof memoryWatch>;
-before(async () => {
-  srv = await startHostile({ MAX_JOBS: '2', JOB_TIMEOUT_S: '10', JOB_MEMORY_MB: '512', MAX_CELLS: String(MAX_CELLS) });
-  await sendEverywhere(srv, 'split-rows', [inputFile('calentar.csv', 'a\n1\n')]);
-  memory = memoryWatch(2, 512);
-});
-after(async () => {
-  memory.assertReturned();
-  await srv.close();
-});
+const suite = hostileSuite({ MAX_JOBS: '2', JOB_TIMEOUT_S: '10', JOB_MEMORY_MB: '512', MAX_CELLS: String(MAX_CELLS) });
 
 const small: XSheet = { name: 'Hoja1', rows: [['id', 'nombre'], [1, 'Ana'], [2, 'Íñigo']] };
 const refused = async (name: string, bytes: Uint8Array, code: 'invalid_file' | 'too_complex', tool = 'split-rows') => {
-  const answers = await sendEverywhere(srv, tool, [inputFile(name, bytes)]);
+  const answers = await sendEverywhere(suite.srv, tool, [inputFile(name, bytes)]);
   assertRefusedEverywhere(answers, code, code === 'invalid_file' ? { option: 'file' } : {});
   return answers;
 };
@@ -57,7 +47,7 @@ test('archive: an honest sheet of repeated values at over 300:1 still converts, 
   const zip = xlsxOf([small], { 'xl/worksheets/sheet1.xml': xml });
   const ratio = xml.length / zip.length;
   assert.ok(ratio > 300, `honest ratio ${ratio.toFixed(0)}:1`);
-  const answers = assertOkEverywhere(await sendEverywhere(srv, 'split-rows', [inputFile('guiones.xlsx', zip)], { 'rows-per-file': 1_000_000 }));
+  const answers = assertOkEverywhere(await sendEverywhere(suite.srv, 'split-rows', [inputFile('guiones.xlsx', zip)], { 'rows-per-file': 1_000_000 }));
   for (const a of answers) {
     assert.equal(a.body.preview.totalRows, rows - 1, `${a.via}: every row but the titles`);
     assert.equal(a.body.preview.rows[0][4], '-'.repeat(1000));
@@ -67,7 +57,7 @@ test('archive: an honest sheet of repeated values at over 300:1 still converts, 
 test('archive: an unreferenced entry is never inflated: a bomb beside a valid workbook does not stop it', async () => {
   const bomb = await whitespaceBombSheet(300);
   const zip = rawZip([...rawEntriesOf(workbookParts([small])), { name: 'xl/media/nada.bin', deflated: bomb }]);
-  const answers = assertOkEverywhere(await sendEverywhere(srv, 'split-rows', [inputFile('con-polizon.xlsx', zip)], { format: 'csv' }));
+  const answers = assertOkEverywhere(await sendEverywhere(suite.srv, 'split-rows', [inputFile('con-polizon.xlsx', zip)], { format: 'csv' }));
   for (const a of answers) assert.equal(csvOf(a), 'id,nombre\r\n1,Ana\r\n2,Íñigo\r\n');
 });
 
@@ -144,7 +134,7 @@ test('archive: an external http:// entity is 400 invalid_file and nothing is fet
 
 test('archive: a dimension claiming A1:XFD1048576 over three cells gives those three cells', async () => {
   const zip = xlsxOf([{ name: 'Hoja1', rows: [['id'], [1], [2]], dimension: 'A1:XFD1048576' }]);
-  const answers = assertOkEverywhere(await sendEverywhere(srv, 'split-rows', [inputFile('dimension.xlsx', zip)]));
+  const answers = assertOkEverywhere(await sendEverywhere(suite.srv, 'split-rows', [inputFile('dimension.xlsx', zip)]));
   for (const a of answers) {
     assert.deepEqual(a.body.preview.columns, ['id'], a.via);
     assert.deepEqual(a.body.preview.rows, [[1], [2]], a.via);
@@ -155,13 +145,13 @@ test('archive: a dimension claiming A1:XFD1048576 over three cells gives those t
 
 test('archive: one real cell at XFD1048576 is a one-cell table, not a sheet of 17 billion cells', async () => {
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="A1:XFD1048576"/><sheetData><row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>lejos</t></is></c></row></sheetData></worksheet>`;
-  const answers = assertOkEverywhere(await sendEverywhere(srv, 'split-rows', [inputFile('esquina.xlsx', xlsxOf([small], { 'xl/worksheets/sheet1.xml': xml }))], { 'has-header': false, format: 'csv' }));
+  const answers = assertOkEverywhere(await sendEverywhere(suite.srv, 'split-rows', [inputFile('esquina.xlsx', xlsxOf([small], { 'xl/worksheets/sheet1.xml': xml }))], { 'has-header': false, format: 'csv' }));
   for (const a of answers) assert.equal(csvOf(a), 'lejos\r\n', a.via);
 });
 
 test(`archive: a real sheet past MAX_CELLS (${MAX_CELLS}) is 413 too_complex; one at the bound converts`, async () => {
   const grid = (rows: number) => ({ name: 'Hoja1', rows: Array.from({ length: rows }, (_, r) => Array.from({ length: 50 }, (_, c) => r * 50 + c)) });
-  assertOkEverywhere(await sendEverywhere(srv, 'split-rows', [inputFile('justo.xlsx', xlsxOf([grid(MAX_CELLS / 50)]))]));
+  assertOkEverywhere(await sendEverywhere(suite.srv, 'split-rows', [inputFile('justo.xlsx', xlsxOf([grid(MAX_CELLS / 50)]))]));
   await refused('excede.xlsx', xlsxOf([grid(MAX_CELLS / 50 + 1)]), 'too_complex');
 });
 

@@ -1,24 +1,14 @@
 // Corrupt and mislabelled files, through JSON, multipart and MCP against the worker pool: every one is a
 // clean 400 invalid_file naming the file (413 where a limit is the cause), never a 500, never a hang.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { fixture, inputFile } from '../helpers/run-tool.ts';
-import { assertRefusedEverywhere, memoryWatch, sendEverywhere, startHostile, type HostileServer } from './harness.ts';
+import { assertRefusedEverywhere, sendEverywhere, hostileSuite } from './harness.ts';
 import { rawZip, workbookParts, xlsxOf, zipParts } from './packages.ts';
 
-let srv: HostileServer;
-let memory: ReturnType<typeof memoryWatch>;
-before(async () => {
-  // A short job limit: a parser that loops on one of these files is stopped in 3 s, not 60.
-  srv = await startHostile({ MAX_JOBS: '2', JOB_TIMEOUT_S: '3', JOB_MEMORY_MB: '256' });
-  await sendEverywhere(srv, 'split-rows', [inputFile('calentar.csv', 'a\n1\n')]);
-  memory = memoryWatch(2, 256);
-});
-after(async () => {
-  memory.assertReturned();
-  await srv.close();
-});
+// A short job limit: a parser that loops on one of these files is stopped in 3 s, not 60.
+const suite = hostileSuite({ MAX_JOBS: '2', JOB_TIMEOUT_S: '3', JOB_MEMORY_MB: '256' });
 
 /** Deterministic pseudo-random bytes. */
 function noise(n: number, seed: number): Uint8Array {
@@ -40,7 +30,7 @@ const xls = fixture('ventas.xls').bytes;
 const invalid = async (tool: string, name: string, bytes: Uint8Array, secrets: string[] = []) => {
   const field = tool.startsWith('merge-') ? 'files' : 'file';
   const files = field === 'files' ? [inputFile(name, bytes), fixture('ventas.csv')] : [inputFile(name, bytes)];
-  const answers = await sendEverywhere(srv, tool, files);
+  const answers = await sendEverywhere(suite.srv, tool, files);
   assertRefusedEverywhere(answers, 'invalid_file', { option: field, secrets });
   for (const a of answers) assert.ok(a.body.message.includes(name), `${a.via}: the message names the file`);
 };
@@ -91,7 +81,7 @@ test('corrupt: a sheet whose deflate stream is damaged is invalid_file (or stopp
   const real = deflateRawSync(Buffer.from(String(entries[sheet].data)));
   const broken = noise(real.length, 11);
   const zip = rawZip(entries.map((e, i) => (i === sheet ? { ...e, deflated: { bytes: broken, size: String(e.data).length, crc: 0 } } : e)));
-  const answers = await sendEverywhere(srv, 'split-rows', [inputFile('roto.xlsx', zip)]);
+  const answers = await sendEverywhere(suite.srv, 'split-rows', [inputFile('roto.xlsx', zip)]);
   for (const a of answers) assert.ok(a.body.error === 'invalid_file' || a.body.error === 'too_complex', `${a.via}: ${JSON.stringify(a.body)}`);
   assertRefusedEverywhere(
     answers.filter((a) => a.body.error === 'invalid_file'),

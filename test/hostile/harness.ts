@@ -3,6 +3,7 @@
 // status, a localized message with no stack, path or file content in it, one usage event per run, a server
 // that answers a control request within 2 s right after, and memory that comes back.
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -288,4 +289,26 @@ export function assertPrototypeIntact(snapshot: string, where = ''): void {
   const probe: Record<string, unknown> = {};
   for (const k of ['polluted', 'x', 'isAdmin', 'Hoja', 'Columna 1', '0']) assert.equal(probe[k], undefined, `({}).${k} is defined ${where}`);
   assert.equal(Object.getPrototypeOf(probe), Object.prototype);
+}
+
+/**
+ * The server of one hostile test file: started before its tests (workers warmed by one small run, or by
+ * `warm`), and after them its memory checked against the same MAX_JOBS and JOB_MEMORY_MB, then closed.
+ */
+export function hostileSuite(
+  env: Record<string, string> & { MAX_JOBS: string; JOB_MEMORY_MB: string },
+  warm: (srv: HostileServer) => Promise<unknown> = (srv) => sendEverywhere(srv, 'split-rows', [{ name: 'calentar.csv', bytes: new TextEncoder().encode('a\n1\n') }]),
+): { srv: HostileServer } {
+  const suite = {} as { srv: HostileServer };
+  let memory: ReturnType<typeof memoryWatch>;
+  before(async () => {
+    suite.srv = await startHostile(env);
+    await warm(suite.srv);
+    memory = memoryWatch(Number(env.MAX_JOBS), Number(env.JOB_MEMORY_MB));
+  });
+  after(async () => {
+    memory.assertReturned();
+    await suite.srv.close();
+  });
+  return suite;
 }

@@ -1,7 +1,7 @@
 // The HTTP layer under abuse: bad base64, bodies past the limit (declared, chunked, gzip bombs), multipart
 // with 1,000 parts or cut short, a wrong type for every option of every registered tool, unknown and
 // prototype-named properties, JSON-RPC abuse on /mcp, and slow clients cut off by the configured timeouts.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConnection, type Socket } from 'node:net';
 import { gzipSync, deflateSync, brotliCompressSync, constants as zc, createGzip } from 'node:zlib';
@@ -11,24 +11,14 @@ import type { Format, InputFile } from '../../tools/core/files.ts';
 import { listTools } from '../../tools/core/registry.ts';
 import { jsonSchemaOf } from '../../tools/core/schema.ts';
 import { fixture, inputFile } from '../helpers/run-tool.ts';
-import { assertCleanMessage, assertRefusal, assertServes, memoryWatch, runsCounted, send, startHostile, type Answer, type HostileServer, type Json } from './harness.ts';
+import { assertCleanMessage, assertRefusal, assertServes, runsCounted, send, type Answer, type Json, hostileSuite, startHostile } from './harness.ts';
 import { xlsxOf } from './packages.ts';
 
-let srv: HostileServer;
-let memory: ReturnType<typeof memoryWatch>;
 // A small input bound keeps the bodies of these tests small: the limits scale from it.
 const MAX_INPUT_MB = 0.5;
-before(async () => {
-  srv = await startHostile({ MAX_JOBS: '2', JOB_MEMORY_MB: '256', MAX_INPUT_MB: String(MAX_INPUT_MB), MAX_FILE_PARTS: '20' });
-  await assertServes(srv);
-  memory = memoryWatch(2, 256);
-});
-after(async () => {
-  memory.assertReturned();
-  await srv.close();
-});
+const suite = hostileSuite({ MAX_JOBS: '2', JOB_MEMORY_MB: '256', MAX_INPUT_MB: String(MAX_INPUT_MB), MAX_FILE_PARTS: '20' }, assertServes);
 
-const run = (tool: string) => `${srv.url}/api/v1/tools/${tool}/run`;
+const run = (tool: string) => `${suite.srv.url}/api/v1/tools/${tool}/run`;
 const CSV = inputFile('datos.csv', 'id,nombre\n1,Ana\n2,Íñigo\n');
 const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
 
@@ -55,13 +45,13 @@ test('http: invalid base64 is 400 invalid_option naming the file field, over JSO
   }
   const a = await sendRaw('json', 'merge-stack', { files: [{ name: 'a.csv', contentBase64: b64('a\n1\n') }, { name: 'b.csv', contentBase64: '%%%' }] });
   assertRefusal(a, 'invalid_option', { option: 'files' });
-  await assertServes(srv);
+  await assertServes(suite.srv);
 });
 
 /** A call whose arguments are given as they are (no file objects built), over JSON or MCP. */
 async function sendRaw(via: 'json' | 'mcp', tool: string, args: Record<string, unknown>): Promise<Answer> {
   if (via === 'json') return answerOf(await fetch(run(tool), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) }));
-  const res = await (await srv.mcp()).callTool({ name: tool, arguments: args });
+  const res = await (await suite.srv.mcp()).callTool({ name: tool, arguments: args });
   const body = res.structuredContent as Json;
   return { via, status: res.isError ? ERROR_STATUS[body.error as keyof typeof ERROR_STATUS] : 200, body, text: (res.content as { text: string }[])[0].text, ms: 0 };
 }
@@ -73,9 +63,9 @@ test('http: a JSON body past the limit is 413 input_too_large, declared or chunk
   // Chunked: no Content-Length to refuse early, so the parser's own bound must hold.
   const chunked = await fetch(run('split-rows'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: streamOf(big), duplex: 'half' } as RequestInit);
   assertRefusal(await answerOf(chunked), 'input_too_large');
-  const mcp = await fetch(`${srv.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: big });
+  const mcp = await fetch(`${suite.srv.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: big });
   await assertRpcError(mcp, 413);
-  await assertServes(srv);
+  await assertServes(suite.srv);
 });
 
 function streamOf(text: string): ReadableStream<Uint8Array> {
@@ -113,11 +103,11 @@ test('http: a gzip-bomb JSON body (1 GB decoded) is refused at the decoded bound
   assertRefusal(await answerOf(res), 'input_too_large');
   const ms = performance.now() - t0;
   assert.ok(ms < 5000, `the bomb was refused after ${Math.round(ms)} ms: it was inflated past the bound`);
-  const mcp = await fetch(`${srv.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', accept: 'application/json, text/event-stream' }, body: bomb });
+  const mcp = await fetch(`${suite.srv.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', accept: 'application/json, text/event-stream' }, body: bomb });
   await assertRpcError(mcp, 413);
   const grown = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
   assert.ok(grown < 200, `heap grew ${grown.toFixed(0)} MB while refusing a bomb`);
-  await assertServes(srv);
+  await assertServes(suite.srv);
 });
 
 test('http: honest compressed JSON bodies (gzip, deflate, br) are read; a broken one and unknown codings are 400', async () => {
@@ -133,7 +123,7 @@ test('http: honest compressed JSON bodies (gzip, deflate, br) are read; a broken
   // multipart is never decoded: a compressed form is refused before busboy sees it.
   const form = await fetch(run('split-rows'), { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-encoding': 'gzip' }, body: gzipSync('--x--\r\n') });
   assertRefusal(await answerOf(form, 'multipart'), 'invalid_option');
-  await assertServes(srv);
+  await assertServes(suite.srv);
 });
 
 const BOUNDARY = 'hostilBoundary';
@@ -150,12 +140,12 @@ test('http: multipart with 1,000 file parts or 1,000 fields is a clean 400, and 
   const res = await postMultipart('split-rows', empty);
   assert.equal(res.status, 400);
   assertCleanMessage(((await res.json()) as Json).message);
-  await assertServes(srv);
+  await assertServes(suite.srv);
 });
 
 /** Sends raw bytes and collects whatever comes back until the server closes or `ms` pass. */
 function raw(bytes: string | Buffer, o: { halfClose?: boolean; ms?: number } = {}): Promise<{ text: string; closedAfterMs: number }> {
-  const url = new URL(srv.url);
+  const url = new URL(suite.srv.url);
   return new Promise((resolve) => {
     const t0 = performance.now();
     const chunks: Buffer[] = [];
@@ -179,7 +169,7 @@ test('http: a multipart body cut short (client half-closes, or lies about its le
   assert.equal(JSON.parse(chunked.text.slice(chunked.text.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, '')).error, 'invalid_option');
   const short = await raw(`${head}Content-Length: 5000\r\n\r\n${body}`, { halfClose: true, ms: 3000 });
   assert.ok(short.closedAfterMs < 3000, 'the server closed the connection instead of waiting for bytes that cannot come');
-  await assertServes(srv);
+  await assertServes(suite.srv);
 });
 
 /** A small valid input in the first format of a tool's list that the test can make. */
@@ -227,7 +217,7 @@ function wrongValues(p: Prop): unknown[] {
 }
 
 test('http: a value of the wrong type for every option of every registered tool is 400 invalid_option naming it', async () => {
-  const before = await runsCounted(srv);
+  const before = await runsCounted(suite.srv);
   let runs = 0;
   let checked = 0;
   for (const tool of listTools()) {
@@ -242,7 +232,7 @@ test('http: a value of the wrong type for every option of every registered tool 
       if (name === tool.input.kind) continue;
       for (const value of wrongValues(prop as Prop)) {
         for (const via of ['json', 'mcp'] as const) {
-          const a = await send(srv, via, tool.id, files, { ...base, [name]: value });
+          const a = await send(suite.srv, via, tool.id, files, { ...base, [name]: value });
           runs++;
           assertRefusal(a, 'invalid_option', { option: name });
           checked++;
@@ -251,7 +241,7 @@ test('http: a value of the wrong type for every option of every registered tool 
       // Over multipart every value is text: a boolean, integer or closed set given words it does not know.
       const p = prop as Prop;
       if (typesOf(p).has('boolean') || typesOf(p).has('integer') || p.enum) {
-        const a = await send(srv, 'multipart', tool.id, files, { ...base, [name]: 'quizá-no' });
+        const a = await send(suite.srv, 'multipart', tool.id, files, { ...base, [name]: 'quizá-no' });
         runs++;
         assertRefusal(a, 'invalid_option', { option: name });
         checked++;
@@ -259,8 +249,8 @@ test('http: a value of the wrong type for every option of every registered tool 
     }
   }
   assert.ok(checked > 100, `only ${checked} wrong-type cases were generated`);
-  assert.equal(await runsCounted(srv), before + runs, 'one usage event per run, refused ones included');
-  await assertServes(srv);
+  assert.equal(await runsCounted(suite.srv), before + runs, 'one usage event per run, refused ones included');
+  await assertServes(suite.srv);
 });
 
 test('http: the file field itself given the wrong type or shape is 400 invalid_option naming it', async () => {
@@ -313,11 +303,11 @@ test('http: malformed, deeply nested and enormous-key JSON bodies are clean 400s
     assert.equal(json.ok, false);
     assertCleanMessage(json.message);
   }
-  await assertServes(srv);
+  await assertServes(suite.srv);
 });
 
 test('http: JSON-RPC abuse on /mcp (bad shapes, unknown methods, a batch of 200 calls) gets clean answers', async () => {
-  const post = (body: string) => fetch(`${srv.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+  const post = (body: string) => fetch(`${suite.srv.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
   await assertRpcError(await post('{"jsonrpc":"2.0"'), 400);
   for (const body of ['{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"2.0","id":1,"method":"no/existe"}', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"split-rows","arguments":[1,2]}}']) {
     const res = await post(body);
@@ -329,7 +319,7 @@ test('http: JSON-RPC abuse on /mcp (bad shapes, unknown methods, a batch of 200 
   assert.ok(batch.status < 500, `batch: ${batch.status}`);
   const text = await batch.text();
   assert.ok(!/internal_error/.test(text), 'no call of the batch failed inside');
-  await assertServes(srv);
+  await assertServes(suite.srv);
 });
 
 /** Opens a socket and sends `parts` one by one every `everyMs`; resolves when the server closes it. */

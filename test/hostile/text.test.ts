@@ -1,23 +1,13 @@
 // Text edge cases in CSV input, through JSON, multipart and MCP against the worker pool: a 20 MB line (50 MB
 // with a raised input bound), 100,000 columns, invalid UTF-8, UTF-16 with and without BOM, unbalanced
 // quotes, NUL bytes. Each ends in a clear error or a correct result, checked value by value.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inputFile } from '../helpers/run-tool.ts';
 import { readXlsx } from '../helpers/read-xlsx.ts';
-import { assertOkEverywhere, assertRefusal, assertRefusedEverywhere, memoryWatch, sendDownload, sendEverywhere, startHostile, type Answer, type HostileServer } from './harness.ts';
+import { assertOkEverywhere, assertRefusal, assertRefusedEverywhere, sendDownload, sendEverywhere, type Answer, hostileSuite, startHostile } from './harness.ts';
 
-let srv: HostileServer;
-let memory: ReturnType<typeof memoryWatch>;
-before(async () => {
-  srv = await startHostile({ MAX_JOBS: '2', JOB_TIMEOUT_S: '30', JOB_MEMORY_MB: '1024' });
-  await sendEverywhere(srv, 'split-rows', [inputFile('calentar.csv', 'a\n1\n')]);
-  memory = memoryWatch(2, 1024);
-});
-after(async () => {
-  memory.assertReturned();
-  await srv.close();
-});
+const suite = hostileSuite({ MAX_JOBS: '2', JOB_TIMEOUT_S: '30', JOB_MEMORY_MB: '1024' });
 
 const csvOf = (a: Answer, i = 0) => Buffer.from(a.via === 'mcp' ? a.resources![i].blob : a.body.files[i].contentBase64, 'base64').toString('utf8');
 const texts = (a: Answer) => a.body.messages.map((m: { level: string; text: string }) => `${m.level}: ${m.text}`).join('\n');
@@ -30,11 +20,11 @@ test('text: one CSV line of 20 MB is a clear 413 inline and the exact same text 
   const csv = `a,b\r\n${field},${field}\r\n`;
   const file = inputFile('linea.csv', csv);
   // Inline, a 20 MB result does not fit the 8 MB of JSON: a clear refusal saying to use download=true.
-  assertRefusedEverywhere(await sendEverywhere(srv, 'split-rows', [file], { format: 'csv' }), 'result_too_large');
+  assertRefusedEverywhere(await sendEverywhere(suite.srv, 'split-rows', [file], { format: 'csv' }), 'result_too_large');
   // As xlsx, a 10 MB cell does not fit the format (32,767 characters): never truncated.
-  assertRefusedEverywhere(await sendEverywhere(srv, 'split-rows', [file], { format: 'xlsx' }, ['json', 'mcp']), 'format_limit_exceeded');
+  assertRefusedEverywhere(await sendEverywhere(suite.srv, 'split-rows', [file], { format: 'xlsx' }, ['json', 'mcp']), 'format_limit_exceeded');
   for (const via of ['json', 'multipart'] as const) {
-    const res = await sendDownload(srv, via, 'split-rows', [file], { format: 'csv' });
+    const res = await sendDownload(suite.srv, via, 'split-rows', [file], { format: 'csv' });
     assert.equal(res.status, 200, via);
     assert.equal(Buffer.from(res.bytes).toString('utf8'), '\uFEFF' + csv, `${via}: the line comes back whole`);
   }
@@ -60,8 +50,8 @@ test('text: a row of 100,000 columns is format_limit_exceeded as xlsx and exact 
   const header = Array.from({ length: 100_000 }, (_, i) => `c${i}`);
   const row = Array.from({ length: 100_000 }, (_, i) => String(i));
   const file = inputFile('ancho.csv', `${header.join(',')}\n${row.join(',')}\n`);
-  assertRefusedEverywhere(await sendEverywhere(srv, 'split-rows', [file]), 'format_limit_exceeded');
-  for (const a of assertOkEverywhere(await sendEverywhere(srv, 'split-rows', [file], { format: 'csv' }))) {
+  assertRefusedEverywhere(await sendEverywhere(suite.srv, 'split-rows', [file]), 'format_limit_exceeded');
+  for (const a of assertOkEverywhere(await sendEverywhere(suite.srv, 'split-rows', [file], { format: 'csv' }))) {
     assert.equal(csvOf(a), expectedCsv([header, row]), a.via);
   }
 });
@@ -69,7 +59,7 @@ test('text: a row of 100,000 columns is format_limit_exceeded as xlsx and exact 
 test('text: invalid UTF-8 is read as Windows-1252, as the spec says, and the answer says so', async () => {
   // "Año,café,€" in Windows-1252: 0xF1, 0xE9 and 0x80 are not valid UTF-8.
   const bytes = new Uint8Array([0x41, 0xf1, 0x6f, 0x2c, 0x63, 0x61, 0x66, 0xe9, 0x2c, 0x80, 0x0a, 0x31, 0x2c, 0x32, 0x2c, 0x33, 0x0a]);
-  for (const a of assertOkEverywhere(await sendEverywhere(srv, 'split-rows', [inputFile('latin.csv', bytes)], { format: 'csv' }))) {
+  for (const a of assertOkEverywhere(await sendEverywhere(suite.srv, 'split-rows', [inputFile('latin.csv', bytes)], { format: 'csv' }))) {
     assert.equal(csvOf(a), '\uFEFFAño,café,€\r\n1,2,3\r\n', a.via);
     assert.match(texts(a), /info: .*latin\.csv.*Windows-1252/, a.via);
   }
@@ -86,7 +76,7 @@ test('text: UTF-16 with a BOM (LE and BE) and without one (LE, BE) reads as the 
     'be.csv': be,
   };
   for (const [name, bytes] of Object.entries(variants)) {
-    const answers = assertOkEverywhere(await sendEverywhere(srv, 'split-rows', [inputFile(name, new Uint8Array(bytes))]));
+    const answers = assertOkEverywhere(await sendEverywhere(suite.srv, 'split-rows', [inputFile(name, new Uint8Array(bytes))]));
     for (const a of answers) assert.deepEqual(a.body.preview.rows, [['Peña', 'Málaga'], ['Zoë', 'A Coruña']], `${name} ${a.via}`);
     const [sheet] = await readXlsx(Buffer.from(answers[0].body.files[0].contentBase64, 'base64'));
     assert.deepEqual(sheet.rows, [['nombre', 'ciudad'], ['Peña', 'Málaga'], ['Zoë', 'A Coruña']], `${name}: exceljs reads the same`);
@@ -95,7 +85,7 @@ test('text: UTF-16 with a BOM (LE and BE) and without one (LE, BE) reads as the 
 
 test('text: a quote that never closes is read as a plain character, with a warning naming its line', async () => {
   const csv = 'id,nota\n1,"bien ""citada"""\n2,"sin cerrar\n3,normal\n';
-  for (const a of assertOkEverywhere(await sendEverywhere(srv, 'split-rows', [inputFile('comillas.csv', csv)], { format: 'csv' }))) {
+  for (const a of assertOkEverywhere(await sendEverywhere(suite.srv, 'split-rows', [inputFile('comillas.csv', csv)], { format: 'csv' }))) {
     assert.match(texts(a), /warning: .*comillas\.csv.*línea 3/, a.via);
     assert.equal(csvOf(a), expectedCsv([['id', 'nota'], ['1', 'bien "citada"'], ['2', '"sin cerrar'], ['3', 'normal']]), a.via);
   }
@@ -103,17 +93,17 @@ test('text: a quote that never closes is read as a plain character, with a warni
 
 test('text: a NUL byte in a CSV that is not UTF-16 is invalid_file (the file is binary)', async () => {
   const bytes = new Uint8Array([...new TextEncoder().encode('a,b\n1,'), 0, ...new TextEncoder().encode('2\n')]);
-  assertRefusedEverywhere(await sendEverywhere(srv, 'split-rows', [inputFile('nulo.csv', bytes)]), 'invalid_file', { option: 'file' });
+  assertRefusedEverywhere(await sendEverywhere(suite.srv, 'split-rows', [inputFile('nulo.csv', bytes)]), 'invalid_file', { option: 'file' });
 });
 
 test('text: a title of 100,000 characters and a field full of delimiters and line breaks survive csv exactly', async () => {
   const title = 'T'.repeat(100_000);
   const nasty = '",\r\n;\t|"'.repeat(1000);
   const file = inputFile('raro.csv', expectedCsv([[title, 'b'], [nasty, 'x']]));
-  for (const a of assertOkEverywhere(await sendEverywhere(srv, 'split-rows', [file], { format: 'csv' }))) {
+  for (const a of assertOkEverywhere(await sendEverywhere(suite.srv, 'split-rows', [file], { format: 'csv' }))) {
     assert.equal(csvOf(a), expectedCsv([[title, 'b'], [nasty, 'x']]), a.via);
   }
   // As xlsx a 100,000-character title does not fit a cell: refused, never cut.
-  const [a] = await sendEverywhere(srv, 'split-rows', [file], {}, ['json']);
+  const [a] = await sendEverywhere(suite.srv, 'split-rows', [file], {}, ['json']);
   assertRefusal(a, 'format_limit_exceeded');
 });
