@@ -1,10 +1,10 @@
 // Reads any admitted input (xlsx, xls, ods, csv) into tables of typed cells.
 //
-// .xlsx/.xlsm go through the fast path of xlsx/read-xlsx.ts; every other workbook, and any xlsx package the
-// fast path does not fully understand (it says so with `NeedsFallback`), goes through SheetJS with raw values,
-// after the container guards of xlsx/guard.ts. Both give the same tables: this module decides dates from each
-// cell's number format and converts serials in UTC (1904 system included), and xlsx/sheet-grid.ts builds the
-// table from the cells either reader found. Rules:
+// .xlsx/.xlsm go through the fast path of xlsx/read-xlsx.ts, BIFF8 .xls through that of xls/read-xls.ts; every
+// other workbook, and any file a fast path does not fully understand (it says so with `NeedsFallback`), goes
+// through SheetJS with raw values, after the container guards of xlsx/guard.ts. All give the same tables: this
+// module decides dates from each cell's number format and converts serials in UTC (1904 system included), and
+// xlsx/sheet-grid.ts builds the table from the cells any reader found. Rules:
 // - formulas give their cached value; a formula saved without one is an empty cell, with a warning;
 // - error cells (#N/A, #DIV/0!…) become their text, with a warning naming the first one;
 // - the table starts at the first non-empty row and column; trailing empty rows and columns are not part of
@@ -27,8 +27,10 @@ import type { SheetTable } from './titles.ts';
 import { guardOle, guardZip, isOle, isZip, passwordProtected } from './xlsx/guard.ts';
 import { dateKindOf, numberCell } from './xlsx/number-format.ts';
 import { NeedsFallback, PackageError } from './xlsx/package-error.ts';
-import { readXlsx } from './xlsx/read-xlsx.ts';
+import { readXlsx, type XlsxRead } from './xlsx/read-xlsx.ts';
 import { CellBudget, SheetGrid } from './xlsx/sheet-grid.ts';
+import { ERROR_TEXT } from './xls/error-codes.ts';
+import { readXls } from './xls/read-xls.ts';
 
 XLSX.set_cptable(cptable);
 
@@ -108,24 +110,38 @@ function looksLikeWorkbook(b: Uint8Array): boolean {
 function readWorkbook(file: InputFile, o: ReadOptions, maxCells: number): ReadResult {
   if (!looksLikeWorkbook(file.bytes)) throw invalidFile(file, o.option);
   const report = o.report ?? silent;
+  const fast = { sheets: o.sheets, maxCells, file: file.name, report };
   if (isZip(file.bytes)) {
     if (FAST_FORMATS.has(extensionOf(file.name))) {
-      try {
-        const read = readXlsx(file.bytes, { sheets: o.sheets, maxCells, file: file.name, report });
-        const tables = read.sheets.map(({ name, rows }) => tableOf(name, rows, o.hasHeader));
-        return { tables, sheetNames: read.sheetNames };
-      } catch (err) {
-        if (err instanceof PackageError || err instanceof ToolError) throw err;
-        // A fault of the fast path itself (not a verdict on the file) must not cost the caller the file:
-        // SheetJS reads it as it did before the fast path existed, and the fault is logged to be fixed.
-        if (!(err instanceof NeedsFallback)) console.error('xlsx fast path failed, read with SheetJS:', err);
-      }
+      const read = readFast('xlsx', () => readXlsx(file.bytes, fast));
+      if (read) return tablesOf(read, o.hasHeader);
     }
     guardZip(file.bytes);
   } else if (isOle(file.bytes)) {
+    if (extensionOf(file.name) === 'xls') {
+      const read = readFast('xls', () => readXls(file.bytes, fast));
+      if (read) return tablesOf(read, o.hasHeader);
+    }
     guardOle(file.bytes);
   }
   return readWithSheetJS(file, o, new CellBudget(maxCells));
+}
+
+/** A fast path's read, or undefined when the file is to be read with SheetJS. */
+function readFast(format: string, read: () => XlsxRead): XlsxRead | undefined {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof PackageError || err instanceof ToolError) throw err;
+    // A fault of the fast path itself (not a verdict on the file) must not cost the caller the file:
+    // SheetJS reads it as it did before the fast path existed, and the fault is logged to be fixed.
+    if (!(err instanceof NeedsFallback)) console.error(`${format} fast path failed, read with SheetJS:`, err);
+    return undefined;
+  }
+}
+
+function tablesOf(read: XlsxRead, hasHeader: boolean): ReadResult {
+  return { tables: read.sheets.map(({ name, rows }) => tableOf(name, rows, hasHeader)), sheetNames: read.sheetNames };
 }
 
 function tableOf(name: string, rows: Row[], hasHeader: boolean): SheetTable {
@@ -172,17 +188,6 @@ function parseWithSheetJS(file: InputFile, o: ReadOptions, sheets: number | unde
     throw invalidFile(file, o.option, err);
   }
 }
-
-const ERROR_TEXT: Record<number, string> = {
-  0x00: '#NULL!',
-  0x07: '#DIV/0!',
-  0x0f: '#VALUE!',
-  0x17: '#REF!',
-  0x1d: '#NAME?',
-  0x24: '#NUM!',
-  0x2a: '#N/A',
-  0x2b: '#GETTING_DATA',
-};
 
 /** Puts the cells SheetJS read into the grid, deciding dates from each cell's number format. */
 function sheetCells(ws: XLSX.WorkSheet | undefined, grid: SheetGrid, date1904: boolean): void {
