@@ -19,14 +19,38 @@ export interface PdfMake {
   setUrlAccessPolicy(allow: (url: string) => boolean): void;
   setLocalAccessPolicy(allow: (path: string) => boolean): void;
   setProgressCallback(cb: ((progress: number) => void) | undefined): void;
-  createPdf(doc: object): { getBuffer(): Promise<Buffer> };
+  createPdf(doc: object, options?: { bufferPages?: boolean }): { getBuffer(): Promise<Buffer>; getStream(): Promise<PdfKitDocument> };
+}
+
+/** The part of the pdfkit document (pdfmake's engine) that table pages are drawn with (pdfkit has no types here). */
+export interface PdfKitDocument extends NodeJS.ReadableStream {
+  page: { fonts: Record<string, unknown> };
+  switchToPage(n: number): unknown;
+  bufferedPageRange(): { start: number; count: number };
+  addContent(ops: string): unknown;
+  /** The font pdfmake embeds for a family and style (the same object its own text uses). */
+  provideFont(family: string, bold: boolean, italics: boolean): PdfKitFont;
+  end(): void;
+}
+
+/** A font embedded by pdfkit: `encode` adds the glyphs of a text to the embedded subset and gives their ids in hex. */
+export interface PdfKitFont {
+  id: string;
+  ref(): unknown;
+  encode(text: string): [string[], unknown[]];
 }
 
 /** Advance widths of one font, in ems, for the code points it has a glyph for. */
 export interface FontMetrics {
-  /** Width of a text at 1 pt; a character without a glyph counts as `fallback` (wide). */
+  /** Width of a text at 1 pt; a character without a glyph counts as 1 em (wide). */
   width(text: string): number;
+  /** Width of one UTF-16 code unit at 1 pt (a surrogate counts as half a missing glyph). */
+  unitWidth(code: number): number;
   covers(codePoint: number): boolean;
+  /** Ascent of the font in ems: where the baseline sits below the top of a line. */
+  ascent: number;
+  /** Height of a line in ems: ascent, descent and line gap. */
+  lineHeight: number;
 }
 
 export const FONT_FAMILY = 'Roboto';
@@ -64,7 +88,8 @@ export function fontMetrics(ttf: Buffer): FontMetrics {
     return at;
   };
   const unitsPerEm = ttf.readUInt16BE(table('head') + 18);
-  const hMetrics = ttf.readUInt16BE(table('hhea') + 34);
+  const hhea = table('hhea');
+  const hMetrics = ttf.readUInt16BE(hhea + 34);
   const hmtx = table('hmtx');
   const advance = (glyph: number) => ttf.readUInt16BE(hmtx + 4 * Math.min(glyph, hMetrics - 1)) / unitsPerEm;
 
@@ -80,7 +105,8 @@ export function fontMetrics(ttf: Buffer): FontMetrics {
   const starts = ends + segX2 + 2;
   const deltas = starts + segX2;
   const ranges = deltas + segX2;
-  const widths = new Map<number, number>();
+  // One slot per BMP code point (format 4 maps no other); NaN where the font has no glyph.
+  const widths = new Float64Array(0x10000).fill(Number.NaN);
   for (let s = 0; s < segX2; s += 2) {
     const end = ttf.readUInt16BE(ends + s);
     const start = ttf.readUInt16BE(starts + s);
@@ -90,16 +116,25 @@ export function fontMetrics(ttf: Buffer): FontMetrics {
       let glyph = rangeOffset === 0 ? cp : ttf.readUInt16BE(ranges + s + rangeOffset + 2 * (cp - start));
       if (rangeOffset !== 0 && glyph === 0) continue;
       glyph = (glyph + delta) & 0xffff;
-      if (glyph !== 0) widths.set(cp, advance(glyph));
+      if (glyph !== 0) widths[cp] = advance(glyph);
     }
   }
   const fallback = 1;
+  const unitWidth = (code: number) => {
+    const w = widths[code];
+    if (w === w) return w;
+    return code >= 0xd800 && code <= 0xdfff ? fallback / 2 : fallback;
+  };
   return {
-    covers: (cp) => widths.has(cp),
+    covers: (cp) => cp < 0x10000 && !Number.isNaN(widths[cp]),
+    unitWidth,
+    // Summed per UTF-16 unit: a character beyond the BMP (no glyph here) is two halves of one fallback.
     width(text) {
       let w = 0;
-      for (const ch of text) w += widths.get(ch.codePointAt(0)!) ?? fallback;
+      for (let i = 0; i < text.length; i++) w += unitWidth(text.charCodeAt(i));
       return w;
     },
+    ascent: ttf.readInt16BE(hhea + 4) / unitsPerEm,
+    lineHeight: (ttf.readInt16BE(hhea + 4) - ttf.readInt16BE(hhea + 6) + ttf.readInt16BE(hhea + 8)) / unitsPerEm,
   };
 }

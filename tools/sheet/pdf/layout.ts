@@ -1,14 +1,22 @@
-// Lays a table out as a PDF with pdfmake: the title in every page header, "page n of m" in every footer, the
-// title row repeated at the top of every page, long text wrapped (words longer than their column broken
-// anywhere) and never cut. Columns are sized by columns.ts; a table too wide for the page is printed in bands
-// of columns, each a table of its own that starts on a new page under a caption naming its columns (as
-// spreadsheets print a wide sheet: down, then over). Characters the font has no glyph for are drawn as U+FFFD
-// and counted, because the font would draw them as empty boxes that copy and extract as nothing.
+// Lays a table out as a PDF: the title in every page header, "page n of m" in every footer, the title row
+// repeated at the top of every page, long text wrapped (words longer than their column broken anywhere) and
+// never cut. Columns are sized by columns.ts; a table too wide for the page is printed in bands of columns,
+// each starting on a new page under a caption naming its columns (as spreadsheets print a wide sheet: down,
+// then over). Characters the font has no glyph for are drawn as U+FFFD and counted, because the font would
+// draw them as empty boxes that copy and extract as nothing.
+//
+// pdfmake builds the document: its pages, header, footer, metadata and embedded fonts. The table itself is
+// laid out here (wrap.ts, pages.ts: widths are known, so every row's height is) and drawn into pdfmake's pages
+// at pdfkit's level (draw.ts), because pdfmake's own table layout takes about 0.6 ms per row.
 import { ToolError } from '../../core/errors.ts';
 import type { Cell, Row } from '../../core/table.ts';
 import { displayText, type DisplayWords } from './cell-text.ts';
 import { fitWidths, measureColumns, packBands, type Measure } from './columns.ts';
-import { FONT_FAMILY, pdfSetup, type FontMetrics } from './fonts.ts';
+import { TableDrawer, type DrawRow } from './draw.ts';
+import { FONT_FAMILY, pdfSetup, type FontMetrics, type PdfKitDocument } from './fonts.ts';
+import { COLUMN_EXTRA, LINE_SPACING, RULE } from './grid.ts';
+import { planPages, type PagePlan } from './pages.ts';
+import { wrapLines } from './wrap.ts';
 import type { Lang } from '../../../locales/index.ts';
 
 export const PAGE_SIZES = { a4: [595.28, 841.89], letter: [612, 792], a3: [841.89, 1190.55] } as const;
@@ -45,14 +53,10 @@ export interface PdfResult {
 }
 
 const MARGIN_X = 28;
-const CELL_PAD_X = 3;
-const RULE = 0.5;
-/** Width a column adds besides its content: padding on both sides and one rule. */
-const COLUMN_EXTRA = 2 * CELL_PAD_X + RULE;
 const REPLACEMENT = '\uFFFD';
 const HEADER_TOP = 18;
-/** Height of a line of text in ems: Roboto's ascent, descent and gap, times the 1.05 line spacing used. */
-const LINE_HEIGHT = 1.172 * 1.05;
+/** Space between a band's caption and its table. */
+const CAPTION_GAP = 4;
 
 export interface ColumnPlan {
   /** Column indexes of each band, left to right; empty when the table has no column. */
@@ -64,59 +68,53 @@ export interface ColumnPlan {
 export function planColumns(table: PdfTable, o: Pick<PdfOptions, 'pageSize' | 'orientation' | 'fontSize' | 'lang' | 'words'>): ColumnPlan {
   const { normal, bold } = pdfSetup();
   const measures = measureColumns(table, o, (text, header) => (header ? bold : normal).width(text) * o.fontSize);
-  return { bands: packBands(measures, pageBox(o).width - RULE, COLUMN_EXTRA, o.fontSize), measures };
+  return { bands: packBands(measures, pageBox(o, normal).width - RULE, COLUMN_EXTRA, o.fontSize), measures };
 }
 
 /** Renders the table as planned by planColumns. */
 export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan, o: PdfOptions): Promise<PdfResult> {
   const { pdfmake, normal, bold } = pdfSetup();
   const missing: PdfResult['missing'] = { count: 0, first: null };
-  const clean = (text: string, where: { row: number; column: number } | 'title') => {
-    let out = '';
-    for (const ch of text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ')) {
-      if (ch === '\n' || normal.covers(ch.codePointAt(0)!)) out += ch;
-      else {
-        out += REPLACEMENT;
-        missing.count++;
-        missing.first ??= where;
-      }
-    }
-    return out;
+  const stopIfAborted = () => {
+    if (o.signal.aborted) throw new ToolError('too_complex', { params: { reason: 'time' } });
   };
-  const title = clean(o.title, 'title');
-  const page = pageBox(o, bold.width(title) * (o.fontSize + 2));
-  const lineHeight = o.fontSize * LINE_HEIGHT;
-  const hasHeader = table.header !== null;
-
-  const content: object[] = [];
-  bands.forEach((columns, b) => {
-    const widths = fitWidths(columns.map((c) => measures[c]), page.width - RULE - columns.length * COLUMN_EXTRA, o.fontSize);
-    let tallest = 0;
-    const row = (cells: Cell[], r: number, header: boolean) => {
-      let lines = 1;
-      const font = header ? bold : normal;
-      const nodes = columns.map((c, i) => {
-        const value = cells[c] ?? null;
-        const text = clean(displayText(value, o.lang, o.words), { row: r, column: c });
-        lines = Math.max(lines, linesOf(text, widths[i], font, o.fontSize));
-        return { text: wrappable(text, widths[i], font, o.fontSize), bold: header || undefined, alignment: typeof value === 'number' ? 'right' : undefined };
-      });
-      tallest = Math.max(tallest, lines * lineHeight);
-      return nodes;
-    };
-    const body: object[][] = [];
-    if (hasHeader) body.push(row(table.header!, 0, true));
-    table.rows.forEach((cells, r) => body.push(row(cells, r + (hasHeader ? 1 : 0), false)));
-    if (bands.length > 1) {
-      content.push({ text: o.bandLabel(columns[0] + 1, columns[columns.length - 1] + 1, table.width), bold: true, margin: [0, 0, 0, 4], pageBreak: b > 0 ? 'before' : undefined });
-    }
-    // Keeping a row on one page reads better, but pdfmake drops the content of an unbreakable row taller than
-    // a page: rows stay whole only when the tallest is, by a wide margin, shorter than one.
-    const dontBreakRows = tallest < page.height / 3;
-    if (body.length > 0) content.push({ table: { headerRows: hasHeader ? 1 : 0, dontBreakRows, widths, body }, layout: TABLE_LAYOUT });
+  const title = cleanText(o.title, normal, () => {
+    missing.count++;
+    missing.first ??= 'title';
   });
+  const page = pageBox(o, normal, bold.width(title) * (o.fontSize + 2));
+  const lineHeight = o.fontSize * normal.lineHeight * LINE_SPACING;
+  const hasHeader = table.header !== null;
+  const widthsOf = bands.map((columns) => fitWidths(columns.map((c) => measures[c]), page.width - RULE - columns.length * COLUMN_EXTRA, o.fontSize));
+  const captions = bands.map((columns) => (bands.length > 1 ? wrapLines(o.bandLabel(columns[0] + 1, columns[columns.length - 1] + 1, table.width), page.width, bold, o.fontSize) : null));
+  const captionHeight = (b: number) => (captions[b] ? captions[b]!.length * lineHeight + CAPTION_GAP : 0);
 
-  let pages = 0;
+  /** A row's cells as drawn: text, lines in their column, alignment. */
+  const cellLines = (cells: Cell[] | null, b: number, font: FontMetrics, count: ((column: number) => void) | null) =>
+    bands[b].map((c, i) => {
+      const value = cells?.[c] ?? null;
+      const text = cleanText(displayText(value, o.lang, o.words), normal, count && (() => count(c)));
+      return wrapLines(text, widthsOf[b][i], font, o.fontSize);
+    });
+
+  // First pass: every row's height in lines, and the characters the font lacks, counted once per cell.
+  const pages = planPages(
+    bands.length,
+    (b) => {
+      stopIfAborted();
+      const countAt = (r: number) => (column: number) => {
+        missing.count++;
+        missing.first ??= { row: r, column };
+      };
+      const tallest = (cells: string[][]) => cells.reduce((most, lines) => Math.max(most, lines.length), 1);
+      const rows = new Uint32Array(table.rows.length);
+      for (let r = 0; r < table.rows.length; r++) rows[r] = tallest(cellLines(table.rows[r], b, normal, countAt(r + (hasHeader ? 1 : 0))));
+      return { titles: hasHeader ? tallest(cellLines(table.header, b, bold, countAt(0))) : null, rows };
+    },
+    { height: page.height, lineHeight, caption: captionHeight },
+  );
+
+  let pageCount = 0;
   const doc = {
     info: { title, creator: 'spreadsheet-tools', producer: 'pdfmake' },
     language: o.lang,
@@ -124,63 +122,87 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
     pageSize: { width: page.paper[0], height: page.paper[1] },
     pageOrientation: o.orientation,
     pageMargins: page.margins,
-    defaultStyle: { font: FONT_FAMILY, fontSize: o.fontSize, lineHeight: 1.05 },
+    defaultStyle: { font: FONT_FAMILY, fontSize: o.fontSize, lineHeight: LINE_SPACING },
     header: () => ({ text: title, bold: true, fontSize: o.fontSize + 2, margin: [MARGIN_X, HEADER_TOP, MARGIN_X, 0] }),
     footer: (current: number, count: number) => {
-      pages = count;
+      pageCount = count;
       return { text: o.pageLabel(current, count), fontSize: Math.max(6, o.fontSize - 1), alignment: 'right', margin: [MARGIN_X, 10, MARGIN_X, 0] };
     },
-    content,
-  };
-  const stopIfAborted = () => {
-    if (o.signal.aborted) throw new ToolError('too_complex', { params: { reason: 'time' } });
+    // One empty page per planned page: the table is drawn into them below.
+    content: Array.from({ length: Math.max(1, pages.length) }, (_, i) => ({ text: '', pageBreak: i > 0 ? 'before' : undefined })),
   };
   stopIfAborted();
-  // Layout and rendering run in one synchronous call; the progress callback (once per drawn item) is the one
-  // place a stopped run can stop (a worker past its time is terminated anyway).
   pdfmake.setProgressCallback(stopIfAborted);
-  const bytes = await pdfmake.createPdf(doc).getBuffer();
-  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), pages, bands: bands.length, missing };
+  const pdf = await pdfmake.createPdf(doc, { bufferPages: true }).getStream();
+  if (pageCount !== Math.max(1, pages.length)) throw new Error(`pdfmake laid out ${pageCount} pages for ${pages.length} planned`);
+
+  // Second pass: each page's rows, wrapped again (cheaper than keeping every cell's lines) and drawn.
+  const drawer = new TableDrawer(
+    pdf,
+    { normal: { metrics: normal, pdf: pdf.provideFont(FONT_FAMILY, false, false) }, bold: { metrics: bold, pdf: pdf.provideFont(FONT_FAMILY, true, false) } },
+    o.fontSize,
+    lineHeight,
+  );
+  pages.forEach((p: PagePlan, i) => {
+    if (i % 16 === 0) stopIfAborted();
+    const drawn = (cells: Cell[] | null, titles: boolean, from = 0, to?: number): DrawRow => {
+      const lines = cellLines(cells, p.band, titles ? bold : normal, null);
+      const shown = to === undefined ? lines : lines.map((l) => l.slice(from, to));
+      const right = bands[p.band].map((c) => !titles && typeof cells?.[c] === 'number');
+      return { cells: shown, right, titles, lines: to === undefined ? Math.max(...lines.map((l) => l.length)) : to - from };
+    };
+    const rows: DrawRow[] = [];
+    if (p.titles) rows.push(drawn(table.header, true));
+    for (const s of p.slices) rows.push(s.row < 0 ? drawn(table.header, true, s.from, s.to) : drawn(table.rows[s.row], false, s.from, s.to));
+    drawer.drawPage(i, MARGIN_X, page.margins[1], p.caption ? captions[p.band] : null, captionHeight(p.band), widthsOf[p.band], rows);
+  });
+  const bytes = await outputOf(pdf);
+  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), pages: pageCount, bands: bands.length, missing };
 }
 
-const GRID = '#9e9e9e';
-const TABLE_LAYOUT = {
-  hLineWidth: () => RULE,
-  vLineWidth: () => RULE,
-  hLineColor: () => GRID,
-  vLineColor: () => GRID,
-  paddingLeft: () => CELL_PAD_X,
-  paddingRight: () => CELL_PAD_X,
-  paddingTop: () => 1.5,
-  paddingBottom: () => 1.5,
-  fillColor: (row: number, node: { table: { headerRows: number } }) => (row < node.table.headerRows ? '#eeeeee' : null),
-};
+/** Ends the document and gathers its bytes (as pdfmake's getBuffer does). */
+function outputOf(pdf: PdfKitDocument): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+    pdf.end();
+  });
+}
+
+/**
+ * A text as the font can draw it: line breaks as `\n`, tabs as spaces, and U+FFFD for each character the font
+ * has no glyph for (`onMissing` is told of each).
+ */
+function cleanText(text: string, font: FontMetrics, onMissing: (() => void) | null): string {
+  let plain = true;
+  for (let i = 0; i < text.length && plain; i++) {
+    const c = text.charCodeAt(i);
+    plain = c === 10 || (c !== 13 && c !== 9 && font.covers(c));
+  }
+  if (plain) return text;
+  let out = '';
+  for (const ch of text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ')) {
+    if (ch === '\n' || font.covers(ch.codePointAt(0)!)) out += ch;
+    else {
+      out += REPLACEMENT;
+      onMissing?.();
+    }
+  }
+  return out;
+}
 
 /**
  * The paper in points and the area the table may use: the top margin holds the title (as many lines as it
  * wraps to), the bottom one the page number.
  */
-function pageBox(o: Pick<PdfOptions, 'pageSize' | 'orientation' | 'fontSize'>, titleWidth = 0) {
+function pageBox(o: Pick<PdfOptions, 'pageSize' | 'orientation' | 'fontSize'>, font: FontMetrics, titleWidth = 0) {
   const [w, h] = PAGE_SIZES[o.pageSize];
   const paper = o.orientation === 'landscape' ? [Math.max(w, h), Math.min(w, h)] : [Math.min(w, h), Math.max(w, h)];
   const width = paper[0] - 2 * MARGIN_X;
   const titleLines = Math.max(1, Math.ceil(titleWidth / (width - 2)));
-  const top = HEADER_TOP + titleLines * (o.fontSize + 2) * LINE_HEIGHT + 10;
+  const top = HEADER_TOP + titleLines * (o.fontSize + 2) * font.lineHeight * LINE_SPACING + 10;
   const bottom = 34;
   return { paper, width, height: paper[1] - top - bottom, margins: [MARGIN_X, top, MARGIN_X, bottom] };
-}
-
-/** Lines a text takes in a column, estimated from its width (wrapping wastes part of each line). */
-function linesOf(text: string, width: number, font: FontMetrics, fontSize: number): number {
-  let lines = 0;
-  for (const line of text.split('\n')) lines += Math.max(1, Math.ceil((font.width(line) * fontSize * 1.2) / width));
-  return lines;
-}
-
-/** A cell's text as pdfmake inlines: words wider than the column may break between any two characters. */
-function wrappable(text: string, width: number, font: FontMetrics, fontSize: number): string | Array<string | object> {
-  if (font.width(text) * fontSize <= width) return text;
-  const parts = text.split(/(\s+)/);
-  if (!parts.some((p) => font.width(p) * fontSize > width)) return text;
-  return parts.filter((p) => p !== '').map((p) => (font.width(p) * fontSize > width ? { text: p, wordBreak: 'break-all' } : p));
 }

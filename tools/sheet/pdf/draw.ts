@@ -1,0 +1,107 @@
+// Draws the table of one page as PDF content operators, on a page pdfmake has laid out (title, page number).
+// pdfmake's own table layout costs tens of microseconds per cell (style lookups, a text measure and a text
+// object per word, a path per cell border): too slow for tens of thousands of rows. Here each page is one
+// string of operators: one path for the whole grid, one text object with a `Tj` per line of each cell. The
+// glyphs go through the font pdfmake embeds (pdfkit's `encode`, one character at a time, so without kerning:
+// exactly the advance widths the layout measured with), so the subset and the text extraction map are
+// pdfkit's own.
+import type { FontMetrics, PdfKitDocument, PdfKitFont } from './fonts.ts';
+import { CELL_PAD_X, CELL_PAD_Y, COLUMN_EXTRA, RULE, rowHeight } from './grid.ts';
+
+const GRID_GRAY = '0.62'; // #9e9e9e
+const TITLES_GRAY = '0.933'; // #eeeeee
+
+/** A font as both the layout (metrics) and the document (embedded font) see it. */
+export interface DrawFont {
+  metrics: FontMetrics;
+  pdf: PdfKitFont;
+}
+
+/** One row as drawn on a page: each cell's lines (only those on this page) and whether it is right-aligned. */
+export interface DrawRow {
+  cells: string[][];
+  right: boolean[];
+  /** Title row: bold, on a gray ground. */
+  titles: boolean;
+  /** Lines of the row on this page (at least those of its tallest cell). */
+  lines: number;
+}
+
+const n = (v: number) => String(Math.round(v * 100) / 100 || 0);
+
+/** Writes tables into the pages of one document; keeps, per font, the hex code of each character it encoded. */
+export class TableDrawer {
+  private readonly hex = new Map<PdfKitFont, (string | undefined)[]>();
+
+  constructor(
+    private readonly doc: PdfKitDocument,
+    private readonly fonts: { normal: DrawFont; bold: DrawFont },
+    private readonly fontSize: number,
+    private readonly lineHeight: number,
+  ) {}
+
+  /**
+   * Draws on page `page` (0-based): an optional caption at (`left`, `top`), then the rows under it in
+   * columns of content widths `widths`.
+   */
+  drawPage(page: number, left: number, top: number, caption: string[] | null, captionHeight: number, widths: number[], rows: DrawRow[]): void {
+    const { fontSize, lineHeight } = this;
+    const ops: string[] = ['q'];
+    const text: string[] = ['BT'];
+    let font: DrawFont | null = null;
+    const line = (f: DrawFont, s: string, x: number, y: number) => {
+      if (s === '') return;
+      if (font !== f) {
+        text.push(`/${f.pdf.id} ${n(fontSize)} Tf`);
+        font = f;
+      }
+      text.push(`1 0 0 -1 ${n(x)} ${n(y + f.metrics.ascent * fontSize)} Tm <${this.encode(f.pdf, s)}> Tj`);
+    };
+    if (caption) caption.forEach((s, i) => line(this.fonts.bold, s, left, top + i * lineHeight));
+    const y0 = top + (caption ? captionHeight : 0);
+
+    const xs = [left + RULE / 2];
+    for (const w of widths) xs.push(xs[xs.length - 1] + w + COLUMN_EXTRA);
+    const ys = [y0 + RULE / 2];
+    for (const row of rows) ys.push(ys[ys.length - 1] + rowHeight(row.lines, lineHeight));
+
+    const fills: string[] = [];
+    rows.forEach((row, r) => {
+      const f = row.titles ? this.fonts.bold : this.fonts.normal;
+      if (row.titles) fills.push(`${n(xs[0])} ${n(ys[r])} ${n(xs[xs.length - 1] - xs[0])} ${n(ys[r + 1] - ys[r])} re`);
+      const textTop = ys[r] + RULE / 2 + CELL_PAD_Y;
+      row.cells.forEach((lines, c) => {
+        lines.forEach((s, i) => {
+          const x = row.right[c] ? xs[c + 1] - RULE / 2 - CELL_PAD_X - f.metrics.width(s) * fontSize : xs[c] + RULE / 2 + CELL_PAD_X;
+          line(f, s, x, textTop + i * lineHeight);
+        });
+      });
+    });
+    if (fills.length) ops.push(`${TITLES_GRAY} g`, ...fills, 'f');
+    if (rows.length) {
+      ops.push(`${GRID_GRAY} G ${n(RULE)} w 0 J`);
+      const [x0, x1, y1, y2] = [xs[0] - RULE / 2, xs[xs.length - 1] + RULE / 2, ys[0] - RULE / 2, ys[ys.length - 1] + RULE / 2];
+      for (const y of ys) ops.push(`${n(x0)} ${n(y)} m ${n(x1)} ${n(y)} l`);
+      for (const x of xs) ops.push(`${n(x)} ${n(y1)} m ${n(x)} ${n(y2)} l`);
+      ops.push('S');
+    }
+    ops.push('0 g', ...text, 'ET', 'Q');
+
+    this.doc.switchToPage(page);
+    const fonts = this.doc.page.fonts;
+    for (const f of [this.fonts.normal, this.fonts.bold]) fonts[f.pdf.id] ??= f.pdf.ref();
+    this.doc.addContent(ops.join('\n'));
+  }
+
+  /** The text as glyph ids in hex, adding its glyphs to the embedded subset. */
+  private encode(font: PdfKitFont, s: string): string {
+    let codes = this.hex.get(font);
+    if (!codes) this.hex.set(font, (codes = new Array<string | undefined>(0x10000)));
+    let out = '';
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      out += codes[c] ??= font.encode(String.fromCharCode(c))[0].join('');
+    }
+    return out;
+  }
+}

@@ -1,0 +1,84 @@
+// Line breaking of a cell's text for a column of known width, with the same advance widths the text is then
+// drawn with (no kerning on either side), so a line measured to fit does fit. Lines break at white space;
+// a word wider than the column is broken between characters; `\n` always starts a new line. Nothing is
+// dropped but the white space at a break, which a reader would not see either.
+import type { FontMetrics } from './fonts.ts';
+
+/** Room for rounding: the widths are exact, but their sums are floats. */
+const SLACK = 1e-6;
+
+/** The lines `text` takes in a column `width` points wide, set in `font` at `fontSize`. */
+export function wrapLines(text: string, width: number, font: FontMetrics, fontSize: number): string[] {
+  const room = width / fontSize + SLACK;
+  if (!text.includes('\n') && font.width(text) <= room) return [text];
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) wrapParagraph(paragraph, room, font, lines);
+  return lines;
+}
+
+/** Greedy filling: each line takes words (with the spaces between them) while they fit. */
+function wrapParagraph(text: string, room: number, font: FontMetrics, lines: string[]): void {
+  let line = '';
+  let lineWidth = 0;
+  /** White space after the line's last word: kept inside a line, dropped at a break. */
+  let gap = '';
+  let gapWidth = 0;
+  let i = 0;
+  let first = true;
+  while (first || i < text.length) {
+    let end = i;
+    let wordWidth = 0;
+    while (end < text.length && !isBreakSpace(text.charCodeAt(end))) wordWidth += font.unitWidth(text.charCodeAt(end++));
+    const word = text.slice(i, end);
+    if (first) {
+      // The paragraph's first word, after its own leading white space (content: it stays).
+      first = false;
+      line = word;
+      lineWidth = wordWidth;
+    } else if (lineWidth + gapWidth + wordWidth <= room) {
+      line += gap + word;
+      lineWidth += gapWidth + wordWidth;
+    } else {
+      lines.push(line);
+      line = word;
+      lineWidth = wordWidth;
+    }
+    if (lineWidth > room) {
+      // A word wider than the column: full-width pieces, the last one goes on with the line.
+      const pieces = breakWord(line, room, font);
+      for (let k = 0; k < pieces.length - 1; k++) lines.push(pieces[k]);
+      line = pieces[pieces.length - 1];
+      lineWidth = font.width(line);
+    }
+    i = end;
+    while (i < text.length && isBreakSpace(text.charCodeAt(i))) i++;
+    gap = text.slice(end, i);
+    gapWidth = font.width(gap);
+    if (i >= text.length) break;
+  }
+  lines.push(line);
+}
+
+/** Pieces of `word` as wide as fit in `room`, at least one character (or surrogate pair) each. */
+function breakWord(word: string, room: number, font: FontMetrics): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  let width = 0;
+  for (let k = 0; k < word.length; ) {
+    const size = isHighSurrogate(word.charCodeAt(k)) && k + 1 < word.length ? 2 : 1;
+    const w = font.unitWidth(word.charCodeAt(k)) + (size === 2 ? font.unitWidth(word.charCodeAt(k + 1)) : 0);
+    if (k > start && width + w > room) {
+      pieces.push(word.slice(start, k));
+      start = k;
+      width = 0;
+    }
+    width += w;
+    k += size;
+  }
+  pieces.push(word.slice(start));
+  return pieces;
+}
+
+/** Spaces a line may break at: not the no-break ones (U+00A0, U+2007, U+202F). */
+const isBreakSpace = (c: number) => c === 0x20 || c === 0x09 || (c >= 0x2000 && c <= 0x200b && c !== 0x2007) || c === 0x1680 || c === 0x205f || c === 0x3000;
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
