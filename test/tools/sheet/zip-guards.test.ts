@@ -91,6 +91,36 @@ test('zip: only stored and deflated entries; a damaged stream, a wrong CRC or a 
   }
 });
 
+/** Every way an entry inflates: whole, streamed by native zlib, streamed by fflate. */
+const budgets = () => [new InflateBudget(undefined, Infinity), new InflateBudget(undefined, 0, 'zlib'), new InflateBudget(undefined, 0, 'fflate')];
+
+test('zip: a damaged, cut, longer or shorter deflate stream is invalid_file whichever way it inflates', () => {
+  const xml = Buffer.from(worksheet(Array.from({ length: 5000 }, (_, i) => row(i + 1, `<c r="A${i + 1}"><v>${i}</v></c>`)).join('')));
+  const packed = deflateRawSync(xml);
+  const damagedStream = Buffer.from(packed);
+  for (let k = 100; k < 140; k++) damagedStream[k] ^= 0xa5;
+  const cases: [string, RawEntry][] = [
+    ['damaged', { name: SHEET, rawData: damagedStream, data: xml }],
+    ['cut', { name: SHEET, rawData: packed.subarray(0, packed.length >> 1), data: xml }],
+    ['longer than claimed', { name: SHEET, data: xml, claims: { size: xml.length - 1 } }],
+    ['shorter than claimed', { name: SHEET, data: xml, claims: { size: xml.length + 1 } }],
+    ['empty stream', { name: SHEET, rawData: new Uint8Array(0), data: xml }],
+  ];
+  for (const [label, entry] of cases) {
+    const zip = openZip(rawZip(withEntry(SHEET, () => entry)));
+    for (const budget of budgets()) {
+      assert.throws(() => inflateEntry(zip, zip.get(SHEET)!, budget, () => {}), { code: 'invalid_file' }, `${label}, ${budget.wholeEntryBytes} ${budget.streamer}`);
+    }
+  }
+  // And the honest entry comes out the same every way.
+  const zip = openZip(rawZip(withEntry(SHEET, () => ({ name: SHEET, data: xml }))));
+  for (const budget of budgets()) {
+    const parts: Buffer[] = [];
+    inflateEntry(zip, zip.get(SHEET)!, budget, (c) => void parts.push(Buffer.from(c)));
+    assert.ok(Buffer.concat(parts).equals(xml), `${budget.wholeEntryBytes} ${budget.streamer}`);
+  }
+});
+
 test('zip: an encrypted entry, or an OLE EncryptedPackage, is a password-protected file', () => {
   refused(rawZip(withEntry(SHEET, (e) => ({ ...e, claims: { flags: 0x0801 } }))), 'invalid_file', 'error-details.password');
   const cfb = XLSX.CFB.utils.cfb_new();
@@ -129,9 +159,9 @@ test('zip: no more bytes come out of an entry than its header claims, whole or s
   // The header says 100 KB; the stream holds 2 MB.
   const lie = rawZip(withEntry(SHEET, (e) => ({ ...blankSheet(2), claims: { size: 100 * 1024 } })));
   const zip = openZip(lie);
-  for (const wholeUpTo of [Infinity, 0]) {
+  for (const budget of budgets()) {
     let seen = 0;
-    assert.throws(() => inflateEntry(zip, zip.get(SHEET)!, new InflateBudget(undefined, wholeUpTo), (c) => void (seen += c.length)), { message: /longer than its header/ });
+    assert.throws(() => inflateEntry(zip, zip.get(SHEET)!, budget, (c) => void (seen += c.length)), { message: /longer than its header/ });
     assert.ok(seen <= 100 * 1024, `handed out ${seen} bytes`);
   }
   refused(lie, 'invalid_file');
@@ -143,12 +173,14 @@ test('zip: no more bytes come out of an entry than its header claims, whole or s
 test('zip: while streaming, the ratio and the total are counted on the bytes that come out', () => {
   const bomb = rawZip(withEntry(SHEET, () => blankSheet(2 * (RATIO_FREE_BYTES >> 20))));
   const zip = openZip(bomb);
-  let seen = 0;
-  assert.throws(
-    () => inflateEntry(zip, zip.get(SHEET)!, new InflateBudget(undefined, 0), (c) => void (seen += c.length)),
-    (err: { code: string; messageKey: string }) => err.code === 'too_complex' && err.messageKey === 'error-details.zip-ratio',
-  );
-  assert.ok(seen > 0 && seen <= RATIO_FREE_BYTES + 17 * 1024 * 1024, `stopped after ${seen} bytes`);
+  for (const streamer of ['zlib', 'fflate'] as const) {
+    let seen = 0;
+    assert.throws(
+      () => inflateEntry(zip, zip.get(SHEET)!, new InflateBudget(undefined, 0, streamer), (c) => void (seen += c.length)),
+      (err: { code: string; messageKey: string }) => err.code === 'too_complex' && err.messageKey === 'error-details.zip-ratio',
+    );
+    assert.ok(seen > 0 && seen <= RATIO_FREE_BYTES + 17 * 1024 * 1024, `${streamer}: stopped after ${seen} bytes`);
+  }
   // Two honest entries whose sum passes the bound: the second is refused on its claim, the first was counted.
   const budget = new InflateBudget(2 * 1024 * 1024, 0);
   const two = rawZip([...rawEntries(spec), { ...blankSheet(2), name: 'xl/media/b.bin' }]);
