@@ -47,9 +47,13 @@ export async function execute(tool: AnyTool, files: InputFile[], opts: Record<st
   if (out.files.length === 0) throw new ToolError('internal_error', { cause: new Error(`${tool.id} returned no file`) });
   const names = uniqueNames(out.files.map((f) => f.name));
   const results = out.files.map((f, i) => ({ ...f, name: names[i] }));
+  // A download answers with the file alone: previews would only be built and copied across threads for nothing.
+  if (o.download) {
+    return { files: results.length > 1 ? [zipFiles(results, `${t(o.lang, 'names.zip')}.zip`)] : results, preview: null, textPreview: null, messages };
+  }
   const textFile = results.find((f) => textPreviewOf(f) !== null);
   return {
-    files: o.download && results.length > 1 ? [zipFiles(results, `${t(o.lang, 'names.zip')}.zip`)] : results,
+    files: results,
     preview: out.preview ? previewOf(out.preview) : null,
     textPreview: textFile ? textPreviewOf(textFile) : null,
     messages,
