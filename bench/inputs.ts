@@ -73,6 +73,9 @@ export function mediumRows(n: number, seed = 20261123): Row[] {
   return rows;
 }
 
+/** Rows of the 25 MB CSV of the huge tasks (just under the default MAX_INPUT_MB). */
+export const LIMIT_ROWS = 205_000;
+
 /** The narrow table of the huge task: header + 999,999 rows × 2 columns = 2,000,000 cells, the default
  * MAX_CELLS, and about 17 MB of CSV, under the default 25 MB input limit. */
 export function hugeRows(n = 999_999): Row[] {
@@ -181,6 +184,9 @@ export function writeInputs(dir: string, rows: number, o: { huge: boolean; parts
     const huge = hugeRows();
     put('enorme.csv', toCsv(['id', 'valor'], huge));
     put('enorme.xlsx', serviceWorkbook(['id', 'valor'], huge));
+    // The other bound: an upload as big as the default input limit (25 MB) converts within the
+    // default job heap. 205,000 mixed rows are 25.5 MB of CSV and about 1.83 million cells with a value.
+    put('limite.csv', toCsv(TITLES, mediumRows(LIMIT_ROWS, 25)));
   }
   return { dir, rows, path: (name) => join(dir, name), size };
 }

@@ -1,7 +1,7 @@
 // The tasks of `npm run bench`: one tool job on one generated input, and the peers that do the same job on
 // the same file. A task whose tool is not registered yet is skipped with a note, so the list can name every
 // tool the issues ask about and pick each one up as it lands.
-import { CATEGORY, XLS_MAX_DATA_ROWS } from './inputs.ts';
+import { CATEGORY, LIMIT_ROWS, XLS_MAX_DATA_ROWS } from './inputs.ts';
 import { peers, type Peer } from './peers.ts';
 
 export interface Task {
@@ -164,11 +164,12 @@ export function tasks(rows: number, parts: number, pdfRows: number): Task[] {
   ];
 }
 
-/** BENCH_HUGE=1: 1,000,000 rows (titles included) each way, with the service's default limits. */
+/** BENCH_HUGE=1: 1,000,000 rows (titles included) each way, and a 25 MB upload, with the service's default limits. */
 export function hugeTasks(): Task[] {
   const base = { options: {}, field: 'file' as const, rows: 999_999, peers: [], huge: true };
   return [
     { ...base, name: 'huge csv-to-excel', tool: 'csv-to-excel', inputs: ['enorme.csv'] },
     { ...base, name: 'huge excel-to-csv', tool: 'excel-to-csv', inputs: ['enorme.xlsx'] },
+    { ...base, name: 'huge csv-to-excel, 25 MB upload', tool: 'csv-to-excel', inputs: ['limite.csv'], rows: LIMIT_ROWS },
   ];
 }
