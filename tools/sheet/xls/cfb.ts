@@ -96,6 +96,7 @@ class CompoundFile {
     for (let steps = 0; fatSectors.length < count; steps++) {
       if (steps >= difatCount || steps > this.sectors || difat >= this.sectors) throw odd('DIFAT chain');
       const at = this.sectorOffset(difat);
+      if (at + this.sectorSize > this.bytes.length) throw odd('DIFAT sector cut short');
       for (let i = 0; i < perSector - 1 && fatSectors.length < count; i++) fatSectors.push(this.u32(at + i * 4));
       difat = this.u32(at + (perSector - 1) * 4);
     }
