@@ -29,8 +29,11 @@ function dateText(d: Date, lang: Lang): string {
 
 function numberText(n: number, lang: Lang): string {
   if (!Number.isFinite(n)) return String(n);
-  // 15 significant digits, as a spreadsheet's General format: 0.1 + 0.2 shows as 0.3.
-  const text = plainNumber(Number(n.toPrecision(15)) || 0);
+  // 15 significant digits, as a spreadsheet's General format: 0.1 + 0.2 shows as 0.3. A number whose shortest
+  // form has at most 15 digits is that form already (any such decimal survives the trip through a double).
+  let text = String(n);
+  const digits = text.length - (n < 0 ? 1 : 0) - (text.includes('.') ? 1 : 0);
+  if (digits > 15 || text.includes('e')) text = plainNumber(Number(n.toPrecision(15)) || 0);
   return lang === 'es' ? text.replace('.', ',') : text;
 }
 

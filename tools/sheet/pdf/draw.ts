@@ -29,9 +29,9 @@ export interface DrawRow {
 
 const n = (v: number) => String(Math.round(v * 100) / 100 || 0);
 
-/** Writes tables into the pages of one document; keeps, per font, the hex code of each character it encoded. */
+/** Writes tables into the pages of one document; keeps, per font, the bytes of each character it encoded. */
 export class TableDrawer {
-  private readonly hex = new Map<PdfKitFont, (string | undefined)[]>();
+  private readonly codes = new Map<PdfKitFont, (string | undefined)[]>();
 
   constructor(
     private readonly doc: PdfKitDocument,
@@ -47,15 +47,20 @@ export class TableDrawer {
   drawPage(page: number, left: number, top: number, caption: string[] | null, captionHeight: number, widths: number[], rows: DrawRow[]): void {
     const { fontSize, lineHeight } = this;
     const ops: string[] = ['q'];
-    const text: string[] = ['BT'];
+    // One text object; lines move relative to the previous one (in hundredths of a point, so the rounding
+    // never adds up), upright in pdfkit's y-down page space.
+    const text: string[] = ['BT', '1 0 0 -1 0 0 Tm'];
     let font: DrawFont | null = null;
+    let [atX, atY] = [0, 0];
     const line = (f: DrawFont, s: string, x: number, y: number) => {
       if (s === '') return;
       if (font !== f) {
         text.push(`/${f.pdf.id} ${n(fontSize)} Tf`);
         font = f;
       }
-      text.push(`1 0 0 -1 ${n(x)} ${n(y + f.metrics.ascent * fontSize)} Tm <${this.encode(f.pdf, s)}> Tj`);
+      const [toX, toY] = [Math.round(x * 100), Math.round((y + f.metrics.ascent * fontSize) * 100)];
+      text.push(`${(toX - atX) / 100} ${(atY - toY) / 100} Td (${this.encode(f.pdf, s)}) Tj`);
+      [atX, atY] = [toX, toY];
     };
     if (caption) caption.forEach((s, i) => line(this.fonts.bold, s, left, top + i * lineHeight));
     const y0 = top + (caption ? captionHeight : 0);
@@ -93,15 +98,26 @@ export class TableDrawer {
     this.doc.addContent(ops.join('\n'));
   }
 
-  /** The text as glyph ids in hex, adding its glyphs to the embedded subset. */
+  /**
+   * The text as the bytes of a PDF literal string: two per glyph (the font is Identity-H), escaped where the
+   * syntax needs it. Adds the glyphs to the embedded subset.
+   */
   private encode(font: PdfKitFont, s: string): string {
-    let codes = this.hex.get(font);
-    if (!codes) this.hex.set(font, (codes = new Array<string | undefined>(0x10000)));
+    let codes = this.codes.get(font);
+    if (!codes) this.codes.set(font, (codes = new Array<string | undefined>(0x10000)));
     let out = '';
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
-      out += codes[c] ??= font.encode(String.fromCharCode(c))[0].join('');
+      out += codes[c] ??= font.encode(String.fromCharCode(c))[0].map(literalBytes).join('');
     }
     return out;
   }
 }
+
+/** A glyph id (4 hex digits) as two bytes of a literal string; the content stream is written as latin1. */
+function literalBytes(hex: string): string {
+  const id = parseInt(hex, 16);
+  return escapeByte(id >> 8) + escapeByte(id & 0xff);
+}
+
+const escapeByte = (b: number) => (b === 0x28 || b === 0x29 || b === 0x5c ? '\\' + String.fromCharCode(b) : b === 0x0a ? '\\n' : b === 0x0d ? '\\r' : String.fromCharCode(b));

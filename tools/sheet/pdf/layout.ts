@@ -89,27 +89,35 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
   const captions = bands.map((columns) => (bands.length > 1 ? wrapLines(o.bandLabel(columns[0] + 1, columns[columns.length - 1] + 1, table.width), page.width, bold, o.fontSize) : null));
   const captionHeight = (b: number) => (captions[b] ? captions[b]!.length * lineHeight + CAPTION_GAP : 0);
 
-  /** A row's cells as drawn: text, lines in their column, alignment. */
-  const cellLines = (cells: Cell[] | null, b: number, font: FontMetrics, count: ((column: number) => void) | null) =>
-    bands[b].map((c, i) => {
-      const value = cells?.[c] ?? null;
-      const text = cleanText(displayText(value, o.lang, o.words), normal, count && (() => count(c)));
-      return wrapLines(text, widthsOf[b][i], font, o.fontSize);
-    });
+  /** The lines of each cell of a row in the columns of band `b`; `missing` hears of each character the font lacks. */
+  const cellLines = (cells: Cell[] | null, b: number, font: FontMetrics, missingAt: ((column: number) => void) | null) => {
+    const columns = bands[b];
+    const out: string[][] = new Array(columns.length);
+    let column = 0;
+    const onMissing = missingAt && (() => missingAt(column));
+    for (let i = 0; i < columns.length; i++) {
+      column = columns[i];
+      const text = cleanText(displayText(cells?.[column] ?? null, o.lang, o.words), normal, onMissing);
+      out[i] = wrapLines(text, widthsOf[b][i], font, o.fontSize);
+    }
+    return out;
+  };
+  const tallest = (cells: string[][]) => cells.reduce((most, lines) => Math.max(most, lines.length), 1);
 
-  // First pass: every row's height in lines, and the characters the font lacks, counted once per cell.
+  // First pass: every row's height in lines, and the characters the font lacks, counted once per cell (in the
+  // order the cells are printed).
   const pages = planPages(
     bands.length,
     (b) => {
       stopIfAborted();
-      const countAt = (r: number) => (column: number) => {
+      const missingAt = (row: number) => (column: number) => {
         missing.count++;
-        missing.first ??= { row: r, column };
+        missing.first ??= { row, column };
       };
-      const tallest = (cells: string[][]) => cells.reduce((most, lines) => Math.max(most, lines.length), 1);
+      const titles = hasHeader ? tallest(cellLines(table.header, b, bold, missingAt(0))) : null;
       const rows = new Uint32Array(table.rows.length);
-      for (let r = 0; r < table.rows.length; r++) rows[r] = tallest(cellLines(table.rows[r], b, normal, countAt(r + (hasHeader ? 1 : 0))));
-      return { titles: hasHeader ? tallest(cellLines(table.header, b, bold, countAt(0))) : null, rows };
+      for (let r = 0; r < table.rows.length; r++) rows[r] = tallest(cellLines(table.rows[r], b, normal, missingAt(r + (hasHeader ? 1 : 0))));
+      return { titles, rows };
     },
     { height: page.height, lineHeight, caption: captionHeight },
   );
@@ -147,9 +155,9 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
     if (i % 16 === 0) stopIfAborted();
     const drawn = (cells: Cell[] | null, titles: boolean, from = 0, to?: number): DrawRow => {
       const lines = cellLines(cells, p.band, titles ? bold : normal, null);
-      const shown = to === undefined ? lines : lines.map((l) => l.slice(from, to));
+      const shown = to === undefined ? lines : lines.map((l) => (from === 0 && l.length <= to ? l : l.slice(from, to)));
       const right = bands[p.band].map((c) => !titles && typeof cells?.[c] === 'number');
-      return { cells: shown, right, titles, lines: to === undefined ? Math.max(...lines.map((l) => l.length)) : to - from };
+      return { cells: shown, right, titles, lines: to === undefined ? tallest(lines) : to - from };
     };
     const rows: DrawRow[] = [];
     if (p.titles) rows.push(drawn(table.header, true));
