@@ -1,0 +1,139 @@
+// excel-to-pdf across page boundaries and at length, read back with poppler (pdfinfo, pdftotext -bbox), never
+// with the pdfmake/pdfkit that wrote it: tall rows at the bottom of a page, rows taller than a page, a title row
+// too tall to repeat, and a 20,000-row document.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import tool from '../../../tools/convert/excel-to-pdf.ts';
+import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
+import { countOf, pdfInfo, pdfPages } from '../../helpers/pdf.ts';
+
+const quote = (f: string) => `"${f.replaceAll('"', '""')}"`;
+const csv = (name: string, rows: string[][]) => inputFile(name, rows.map((r) => r.map(quote).join(',')).join('\n') + '\n');
+
+interface Box {
+  page: number;
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+}
+
+/** Every word with its box (pdftotext -bbox), and each page's size. */
+function boxes(bytes: Uint8Array): { pages: { width: number; height: number }[]; words: Box[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'pdf-test-'));
+  try {
+    writeFileSync(join(dir, 'r.pdf'), bytes);
+    const html = execFileSync('pdftotext', ['-enc', 'UTF-8', '-bbox', join(dir, 'r.pdf'), '-'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    const pages: { width: number; height: number }[] = [];
+    const words: Box[] = [];
+    for (const m of html.matchAll(/<page width="([\d.]+)" height="([\d.]+)"|<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)) {
+      if (m[1]) pages.push({ width: Number(m[1]), height: Number(m[2]) });
+      else words.push({ page: pages.length, text: m[7], xMin: Number(m[3]), yMin: Number(m[4]), xMax: Number(m[5]), yMax: Number(m[6]) });
+    }
+    return { pages, words };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Words of the table (not the page's title at the top nor its number at the bottom) stay inside the page's margins. */
+function assertInsideMargins({ pages, words }: ReturnType<typeof boxes>, title: string) {
+  for (const w of words) {
+    const { width, height } = pages[w.page - 1];
+    if (w.text === title || /^(Página|\d+|de)$/.test(w.text)) continue;
+    assert.ok(w.xMin >= 27 && w.xMax <= width - 27, `"${w.text}" from x ${w.xMin} to ${w.xMax} on page ${w.page}`);
+    assert.ok(w.yMin >= 35 && w.yMax <= height - 34, `"${w.text}" from y ${w.yMin} to ${w.yMax} on page ${w.page}`);
+  }
+}
+
+/** Pages (1-based) each word of `words` is on. */
+const pagesOf = (all: Box[], words: Set<string>) => new Set(all.filter((w) => words.has(w.text)).map((w) => w.page));
+
+test('excel-to-pdf: a tall row that does not fit at the bottom of a page moves whole to the next one, under the repeated titles', async () => {
+  // Every 13th row takes about 12 lines; with 400 rows some of them meet the bottom of a page.
+  const tall = (r: number) => r % 13 === 0;
+  const text = (r: number) => (tall(r) ? Array.from({ length: 60 }, (_, k) => `t${r}w${k}`).join(' ') : `corto ${r}`);
+  const rows = Array.from({ length: 400 }, (_, i) => [`id-${i + 1}`, text(i + 1), String(i)]);
+  const out = await runTool(tool, [csv('altas.csv', [['Identificador', 'Texto', 'Importe'], ...rows])], { 'font-size': 9 });
+  const bytes = out.files[0].bytes;
+  const layout = boxes(bytes);
+  const pages = pdfPages(bytes);
+  assert.equal(pdfInfo(bytes).pages, pages.length);
+  assert.ok(pages.length >= 4, `${pages.length} pages`);
+  pages.forEach((page, i) => {
+    const lines = page.split('\n').map((l) => l.trim()).filter(Boolean);
+    assert.equal(lines[0], 'altas');
+    assert.match(lines[1], /^Identificador\s+Texto\s+Importe$/, `titles on page ${i + 1}`);
+    assert.equal(lines.at(-1), `Página ${i + 1} de ${pages.length}`);
+  });
+  let moved = 0;
+  for (let r = 13; r <= 400; r += 13) {
+    const words = new Set(Array.from({ length: 60 }, (_, k) => `t${r}w${k}`));
+    const on = pagesOf(layout.words, words);
+    assert.equal(on.size, 1, `row ${r} on pages ${[...on]}`);
+    assert.equal(layout.words.filter((w) => words.has(w.text)).length, 60, `every word of row ${r}, once`);
+    // A tall row first on its page (right under the titles) was moved there.
+    const [page] = on;
+    const first = layout.words.find((w) => w.page === page && /^id-\d+$/.test(w.text));
+    if (first?.text === `id-${r}` && page > 1) moved++;
+  }
+  assert.ok(moved > 0, 'some tall row met the bottom of a page');
+  assert.deepEqual(pages.join('\n').match(/\bid-\d+\b/g), Array.from({ length: 400 }, (_, i) => `id-${i + 1}`));
+  assertInsideMargins(layout, 'altas');
+});
+
+test('excel-to-pdf: a row taller than a page goes on over the next pages, titles repeated, every word once and in order', async () => {
+  const words = Array.from({ length: 4000 }, (_, k) => `palabra${k + 1}`);
+  const out = await runTool(tool, [csv('enorme.csv', [['Id', 'Texto', 'Otro'], ['1', 'antes', 'x'], ['2', words.join(' '), 'y'], ['3', 'después', 'z']])]);
+  const bytes = out.files[0].bytes;
+  const pages = pdfPages(bytes);
+  assert.ok(pages.length >= 3, `${pages.length} pages`);
+  for (const page of pages) assert.match(page.split('\n').map((l) => l.trim()).filter(Boolean)[1], /^Id\s+Texto\s+Otro$/);
+  const layout = boxes(bytes);
+  assert.deepEqual(
+    layout.words.filter((w) => w.text.startsWith('palabra')).map((w) => w.text),
+    words,
+  );
+  const all = pages.join('\n');
+  for (const s of ['antes', 'después']) assert.equal(countOf(all, s), 1);
+  assertInsideMargins(layout, 'enorme');
+});
+
+test('excel-to-pdf: a title row too tall to repeat on every page is printed once, then the rows', async () => {
+  const longTitle = Array.from({ length: 900 }, (_, k) => `título${k + 1}`).join(' ');
+  const rows = Array.from({ length: 200 }, (_, i) => [`id-${i + 1}`, `valor ${i + 1}`]);
+  const out = await runTool(tool, [csv('titulos.csv', [['Id', longTitle], ...rows])]);
+  const bytes = out.files[0].bytes;
+  const all = pdfPages(bytes).join('\n');
+  assert.equal(countOf(all, 'título900'), 1);
+  assert.equal(countOf(all, 'Id'), 1);
+  assert.deepEqual(all.match(/\bid-\d+\b/g), Array.from({ length: 200 }, (_, i) => `id-${i + 1}`));
+  assertInsideMargins(boxes(bytes), 'titulos');
+});
+
+test('excel-to-pdf: numbers are right-aligned in their column, text left-aligned', async () => {
+  const { words } = boxes((await runTool(tool, [fixture('ventas.xlsx')])).files[0].bytes);
+  const right = ['1250,5', '-3', '0,1', '2501'].map((t) => words.find((w) => w.text === t)!.xMax);
+  for (const x of right) assert.ok(Math.abs(x - right[0]) < 0.5, `right edges ${right}`);
+  const left = ['Muñoz', 'Ángela', 'Çedille'].map((t) => words.find((w) => w.text === t)!.xMin);
+  for (const x of left) assert.ok(Math.abs(x - left[0]) < 0.5, `left edges ${left}`);
+});
+
+test('excel-to-pdf: 20,000 rows give as many pages as pdfinfo counts, every row once and in order', async () => {
+  const n = 20_000;
+  const rows = Array.from({ length: n }, (_, i) => [`id-${i + 1}`, `Nombre ${i + 1}`, String(i * 3), i % 50 === 0 ? 'línea uno\nlínea dos' : 'ok']);
+  const out = await runTool(tool, [csv('largo.csv', [['Identificador', 'Nombre', 'Importe', 'Nota'], ...rows])]);
+  const bytes = out.files[0].bytes;
+  const pages = pdfPages(bytes);
+  assert.equal(pdfInfo(bytes).pages, pages.length);
+  assert.match(out.messages.at(-1)!.text, new RegExp(`^PDF de ${pages.length} página\\(s\\) A4 .*20000 fila\\(s\\) de datos y 4 columna\\(s\\)`));
+  assert.equal(pages.at(-1)!.trim().split('\n').at(-1)!.trim(), `Página ${pages.length} de ${pages.length}`);
+  const ids = pages.join('\n').match(/\bid-\d+\b/g)!;
+  assert.equal(ids.length, n);
+  ids.forEach((id, i) => assert.equal(id, `id-${i + 1}`));
+});
