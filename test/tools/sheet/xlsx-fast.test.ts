@@ -110,6 +110,38 @@ test('fast path = SheetJS: dates by built-in and custom formats, times, duration
   assert.deepEqual(d1904[0].slice(0, 3), [d(2028, 1, 16), new Date(Date.UTC(2028, 2, 1, 13, 45)), new Date(Date.UTC(1899, 11, 30, 10, 30))]);
 });
 
+test('fast path = SheetJS: many dates, repeated and distinct, a date and a time of the same serial (shared Date objects)', () => {
+  // The fast path shares one Date between cells of the same date (a small table of recent ones): repeated days,
+  // thousands of distinct date-times that collide in that table, and one serial read as a date and as a time.
+  const styles = { cellXfs: [0, 14, 22, 20] };
+  const rows = Array.from({ length: 3000 }, (_, i) =>
+    row(i + 1, num(`A${i + 1}`, 40000 + (i % 50), 1) + num(`B${i + 1}`, 40000 + i / 7, 2) + num(`C${i + 1}`, 0.25, 3) + num(`D${i + 1}`, 0.25, 1) + num(`E${i + 1}`, 40000 + (i % 50), 0)),
+  ).join('');
+  for (const date1904 of [false, true]) {
+    const t = sameBothWays(xlsxPackage({ sheets: [{ name: 'F', xml: rows }], styles, date1904 }), `dates, 1904 ${date1904}`).all.tables[0];
+    const base = date1904 ? Date.UTC(1904, 0, 1) : Date.UTC(1899, 11, 30);
+    t.rows.forEach((r, k) => {
+      const i = k + 1;
+      assert.equal((r[0] as Date).getTime(), base + (40000 + (i % 50)) * 86_400_000, `A${i + 1}`);
+      assert.equal((r[1] as Date).getTime(), base + Math.round(((40000 + i / 7) * 86_400_000)), `B${i + 1}`);
+      assert.equal(r[4], 40000 + (i % 50));
+    });
+    assert.deepEqual([t.rows[0][2], t.rows[0][3]], [new Date(Date.UTC(1899, 11, 30, 6)), new Date(date1904 ? Date.UTC(1904, 0, 1, 6) : Date.UTC(1899, 11, 30, 6))]);
+  }
+});
+
+test('fast path = SheetJS: rows of changing widths (narrow after wide, a lone far cell) are padded to the table', () => {
+  const widths = [12, 1, 12, 3, 3, 200, 3, 3, 12, 1, 1];
+  const xml = widths
+    .map((w, k) => row(k + 1, w === 200 ? num(`GR${k + 1}`, k) : Array.from({ length: w }, (_, c) => num(`${String.fromCharCode(65 + c)}${k + 1}`, k * 100 + c)).join('')))
+    .join('');
+  const t = sameBothWays(xlsxPackage({ sheets: [{ name: 'W', xml }] }), 'widths').all.tables[0];
+  for (const r of [t.titleCells!, ...t.rows]) assert.equal(r.length, 200);
+  assert.deepEqual(t.rows[0].slice(0, 2), [100, null]);
+  assert.equal(t.rows[4][199], 5);
+  assert.deepEqual(t.rows[5].slice(0, 4), [600, 601, 602, null]);
+});
+
 test('fast path = SheetJS: a number past 9999-12-31 in a date format stays a number (Excel shows #####)', () => {
   const xml = row(1, num('A1', 2958465, 1) + num('B1', 2958466, 1) + num('C1', 1e15, 1) + num('D1', 2957003, 1) + num('E1', 2957004, 1));
   const styles = { cellXfs: [0, 14] };

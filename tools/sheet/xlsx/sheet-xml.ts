@@ -60,8 +60,27 @@ class SheetHandler implements XmlHandler {
   private phonetic = 0;
   private inlineText = '';
   private readonly attr = new AttrCursor();
+  private readonly dates = new Array<Date | undefined>(DATE_SLOTS);
+  private readonly dateKeys = new Float64Array(DATE_SLOTS).fill(NaN);
 
   constructor(private readonly ctx: SheetContext) {}
+
+  /**
+   * A number in a date format. Cells with the same date share one Date: a Date takes 96 bytes, and a column of
+   * dates mostly repeats a few thousand days (100,000 rows: 9 MB of Dates, 0.1 MB shared). Tools never change a
+   * cell in place. The cache is a fixed table of recent dates, so distinct timestamps cost nothing more.
+   */
+  private dateCell(n: number, kind: DateKind): Cell {
+    const key = kind === 2 ? -1 - n : n;
+    const slot = ((key * 1009) >>> 0) & (DATE_SLOTS - 1);
+    if (this.dateKeys[slot] === key) return this.dates[slot]!;
+    const value = numberCell(n, kind, this.ctx.date1904);
+    if (value instanceof Date) {
+      this.dateKeys[slot] = key;
+      this.dates[slot] = value;
+    }
+    return value;
+  }
 
   open(b: Buffer, ln: number, le: number, ae: number, self: boolean): void {
     if (!this.inData) {
@@ -183,7 +202,7 @@ class SheetHandler implements XmlHandler {
         }
         const n = v === READY ? this.ready : parseFloat(v);
         const kind = this.style >= 0 ? (this.ctx.dateKinds[this.style] ?? 0) : 0;
-        value = numberCell(n, kind, this.ctx.date1904);
+        value = kind === 0 ? n : this.dateCell(n, kind);
         break;
       }
       case SHARED: {
@@ -213,6 +232,9 @@ class SheetHandler implements XmlHandler {
     if (value !== null) grid.set(this.cellRow, this.cellCol, value);
   }
 }
+
+/** Slots of the shared-date table (a power of two). */
+const DATE_SLOTS = 4096;
 
 // Marks `v` as read into `ready`; never a value a cell could hold in that place (it is not a number).
 const READY = '\u0000ready';
