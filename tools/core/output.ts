@@ -109,12 +109,19 @@ function previewCell(c: Cell): PreviewCell {
   return c;
 }
 
+/**
+ * A table for the preview that may hold only its first rows (at least PREVIEW_ROWS of them, as wide as the
+ * table), saying how many it has in all: a result written without building its rows.
+ */
+export type PreviewTable = Table & { totalRows?: number };
+
 /** The first rows of a table as JSON; columns are the titles, or A, B, C… when there are none. */
-export function previewOf(table: Table): Preview {
+export function previewOf(table: PreviewTable): Preview {
   const width = widthOf(table);
+  const total = table.totalRows ?? table.rows.length;
   const columns = Array.from({ length: width }, (_, i) => (table.header && i < table.header.length ? table.header[i] : columnLetter(i)));
   const rows = table.rows.slice(0, PREVIEW_ROWS).map((r) => Array.from({ length: width }, (_, i) => previewCell(r[i] ?? null)));
-  return { columns, rows, totalRows: table.rows.length, truncated: table.rows.length > PREVIEW_ROWS, sheet: table.name || null };
+  return { columns, rows, totalRows: total, truncated: total > PREVIEW_ROWS, sheet: table.name || null };
 }
 
 /** The first characters of a text result, without a byte-order mark. */

@@ -7,11 +7,12 @@ import { defineTool, type ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { extensionOf } from '../core/files.ts';
 import { outputFormat } from '../core/schema.ts';
-import { cellText, columnLetter, titleKey, type Cell, type Row, type Table } from '../core/table.ts';
+import { cellText, columnLetter, titleKey, type Cell, type Row } from '../core/table.ts';
+import { readCsvRecords, recordsPreview, writeCsvRecords } from '../sheet/csv-records.ts';
 import { csvText, listText, readFirstTable, writeCsv, writeXlsx, type SheetTable } from '../sheet/index.ts';
 
-function findColumn(table: Table, column: string, ctx: ToolContext): number {
-  const titles = table.header ?? [];
+function findColumn(header: string[] | null, column: string, ctx: ToolContext): number {
+  const titles = header ?? [];
   const byTitle = titles.findIndex((t) => titleKey(t) === titleKey(column));
   if (byTitle >= 0) return byTitle;
   if (/^\s*\d+\s*$/.test(column)) {
@@ -40,9 +41,30 @@ export default defineTool({
     'keep-column': v.optional(v.boolean(), true),
   }),
   run({ file }, opts, ctx) {
-    const detectTypes = !(extensionOf(file.name) === 'csv' && opts.format === 'csv');
-    const table = readFirstTable(file, { hasHeader: true, detectTypes, report: ctx.message, maxCells: ctx.limits.maxCells });
-    const col = findColumn(table, opts.column, ctx);
+    const keep = opts['keep-column'];
+    const named = (value: Cell, title: string) => (opts['include-column-in-name'] ? `${title}-${groupName(value, ctx)}` : groupName(value, ctx));
+    if (extensionOf(file.name) === 'csv' && opts.format === 'csv') {
+      // Records are copied as they are: no typing, no table (tools/sheet/csv-records.ts). Every value is
+      // text or empty, so the text itself is the group key ('' for the empty group).
+      const src = readCsvRecords(file, { hasHeader: true, report: ctx.message, maxCells: ctx.limits.maxCells });
+      const col = findColumn(src.header, opts.column, ctx);
+      const title = src.header?.[col] || columnLetter(col);
+      const groups = new Map<string, number[]>();
+      for (let k = src.first; k < src.size; k++) {
+        const value = src.field(k, col);
+        const g = groups.get(value);
+        if (g) g.push(k);
+        else groups.set(value, [k]);
+      }
+      const header = keep ? src.header : src.header!.filter((_, i) => i !== col);
+      const parts = [...groups].map(([value, ks]) => ({ name: named(value === '' ? null : value, title), pick: Int32Array.from(ks) }));
+      if (parts.length === 0) parts.push({ name: ctx.name('empty'), pick: new Int32Array(0) });
+      const dropColumn = keep ? -1 : col;
+      const files = parts.map((p) => ctx.file(`${p.name}.csv`, writeCsvRecords(src, p.pick, { header, dropColumn })));
+      return { files, preview: recordsPreview(src, parts[0].pick, parts[0].name, header, dropColumn) };
+    }
+    const table = readFirstTable(file, { hasHeader: true, detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
+    const col = findColumn(table.header, opts.column, ctx);
     const title = table.header?.[col] || columnLetter(col);
     const groups = new Map<string, { value: Cell; rows: Row[] }>();
     for (const row of table.rows) {
@@ -50,15 +72,12 @@ export default defineTool({
       const key = groupKey(value);
       let g = groups.get(key);
       if (!g) groups.set(key, (g = { value, rows: [] }));
-      g.rows.push(opts['keep-column'] ? row : row.filter((_, i) => i !== col));
+      g.rows.push(keep ? row : row.filter((_, i) => i !== col));
     }
-    const drop = <T>(xs: T[] | null | undefined) => (xs && !opts['keep-column'] ? xs.filter((_, i) => i !== col) : (xs ?? undefined));
+    const drop = <T>(xs: T[] | null | undefined) => (xs && !keep ? xs.filter((_, i) => i !== col) : (xs ?? undefined));
     const header = drop(table.header) ?? null;
     const titleCells = drop(table.titleCells);
-    const parts: SheetTable[] = [...groups.values()].map((g) => {
-      const name = groupName(g.value, ctx);
-      return { name: opts['include-column-in-name'] ? `${title}-${name}` : name, header, titleCells, delimiter: table.delimiter, rows: g.rows };
-    });
+    const parts: SheetTable[] = [...groups.values()].map((g) => ({ name: named(g.value, title), header, titleCells, delimiter: table.delimiter, rows: g.rows }));
     if (parts.length === 0) parts.push({ name: ctx.name('empty'), header, titleCells, delimiter: table.delimiter, rows: [] });
     const files = parts.map((p) => ctx.file(`${p.name}.${opts.format}`, opts.format === 'csv' ? writeCsv(p) : writeXlsx([p], ctx)));
     return { files, preview: parts[0] };

@@ -6,6 +6,7 @@ import { defineTool } from '../core/define.ts';
 import { extensionOf } from '../core/files.ts';
 import { hasHeader, outputFormat } from '../core/schema.ts';
 import { readFirstTable, writeCsv, writeXlsx, type SheetTable } from '../sheet/index.ts';
+import { readCsvRecords, recordsPreview, writeCsvRecords } from '../sheet/csv-records.ts';
 
 export default defineTool({
   id: 'split-rows',
@@ -18,18 +19,24 @@ export default defineTool({
     format: outputFormat,
   }),
   run({ file }, opts, ctx) {
-    const detectTypes = !(extensionOf(file.name) === 'csv' && opts.format === 'csv');
-    const table = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes, report: ctx.message, maxCells: ctx.limits.maxCells });
     const size = opts['rows-per-file'];
-    const count = Math.max(1, Math.ceil(table.rows.length / size));
-    const digits = Math.max(3, String(count).length);
-    const parts: SheetTable[] = [];
-    for (let i = 0; i < count; i++) {
-      const n = String(i + 1).padStart(digits, '0');
-      const titled = i === 0 || opts['repeat-header'];
-      const rows = table.rows.slice(i * size, (i + 1) * size);
-      parts.push({ name: ctx.name('part', { n }), header: titled ? table.header : null, titleCells: table.titleCells, delimiter: table.delimiter, rows });
+    const partsOf = (rows: number) => {
+      const count = Math.max(1, Math.ceil(rows / size));
+      const digits = Math.max(3, String(count).length);
+      return Array.from({ length: count }, (_, i) => ({ name: ctx.name('part', { n: String(i + 1).padStart(digits, '0') }), titled: i === 0 || opts['repeat-header'] }));
+    };
+    if (extensionOf(file.name) === 'csv' && opts.format === 'csv') {
+      // Records are copied as they are: no typing, no table (tools/sheet/csv-records.ts).
+      const src = readCsvRecords(file, { hasHeader: opts['has-header'], report: ctx.message, maxCells: ctx.limits.maxCells });
+      const parts = partsOf(src.rowCount).map((p, i) => ({ ...p, pick: [src.first + i * size, Math.min(src.first + (i + 1) * size, src.size)] as [number, number] }));
+      const files = parts.map((p) => ctx.file(`${p.name}.csv`, writeCsvRecords(src, p.pick, { header: p.titled ? src.header : null })));
+      return { files, preview: recordsPreview(src, parts[0].pick, parts[0].name, src.header) };
     }
+    const table = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
+    const parts: SheetTable[] = partsOf(table.rows.length).map((p, i) => {
+      const rows = table.rows.slice(i * size, (i + 1) * size);
+      return { name: p.name, header: p.titled ? table.header : null, titleCells: table.titleCells, delimiter: table.delimiter, rows };
+    });
     const files = parts.map((p) => ctx.file(`${p.name}.${opts.format}`, opts.format === 'csv' ? writeCsv(p) : writeXlsx([p], ctx)));
     return { files, preview: parts[0] };
   },

@@ -41,13 +41,13 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEnc
 // 0x80–0x9F block is mapped here; the five bytes Windows-1252 leaves undefined keep their Latin-1 code.
 const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
 
-function decodeWindows1252(b: Uint8Array): string {
+export function decodeWindows1252(b: Uint8Array): string {
   const latin1 = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
   return latin1.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]);
 }
 
 // UTF-16 text without a BOM has a zero in (nearly) every other byte; no 8-bit text does.
-function guessUtf16(b: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+export function guessUtf16(b: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   const n = Math.min(b.length, 4096) & ~1;
   if (n < 4) return null;
   let evenZeros = 0;
@@ -232,8 +232,12 @@ export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
   if (raw.length === 0) throw new ToolError('invalid_file', { option: o.option ?? 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });
 
   let width = 0;
-  for (const r of raw) if (r.length > width) width = r.length;
-  checkCells(raw, width, o.maxCells ?? DEFAULT_TOOL_LIMITS.maxCells, file.name, o.option ?? 'file');
+  let used = 0;
+  for (const r of raw) {
+    if (r.length > width) width = r.length;
+    for (const f of r) if (f !== '') used++;
+  }
+  checkCells(used, raw.length, width, o.maxCells ?? DEFAULT_TOOL_LIMITS.maxCells, file.name, o.option ?? 'file');
   const expected = raw.length > 0 ? raw[0].length : 0;
   let ragged = 0;
   let firstRagged = -1;
@@ -272,16 +276,14 @@ export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
 
 // Decided on the parsed fields, before rows are padded and typed: padding a ragged file (one row of 100,000
 // fields among a million short ones) would allocate the whole rectangle first.
-function checkCells(raw: string[][], width: number, maxCells: number, name: string, option: 'file' | 'files'): void {
-  let used = 0;
-  for (const r of raw) for (const f of r) if (f !== '') used++;
+export function checkCells(used: number, rows: number, width: number, maxCells: number, name: string, option: 'file' | 'files'): void {
   const params = { name: name.slice(0, 200), format: 'csv' };
   if (used > maxCells) throw new ToolError('too_complex', { option, messageKey: 'error-details.cells', params: { ...params, reason: 'cells', max: maxCells } });
-  if (raw.length * width > maxCells * EXTENT_FACTOR) {
+  if (rows * width > maxCells * EXTENT_FACTOR) {
     throw new ToolError('too_complex', {
       option,
       messageKey: 'error-details.sheet-extent',
-      params: { ...params, reason: 'cells', sheet: baseNameOf(name), rows: raw.length, columns: width },
+      params: { ...params, reason: 'cells', sheet: baseNameOf(name), rows, columns: width },
     });
   }
 }

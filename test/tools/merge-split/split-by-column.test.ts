@@ -101,3 +101,39 @@ test('split-by-column: a title row of numbers and dates keeps its types, also wi
   assert.deepEqual(out.files.map((f) => f.name), ['1.xlsx', '3.xlsx']);
   assert.deepEqual((await readXlsx(out.files[0].bytes))[0].rows, [['Zona', d(2024, 1, 1)], ['Norte', 2]]);
 });
+
+// CSV to CSV copies records without a table (tools/sheet/csv-records.ts): papaparse, a reader independent of
+// our writer, reads the groups back, and every cell must be the input's.
+import Papa from 'papaparse';
+
+test('split-by-column: CSV to CSV keeps quoted newlines, quotes, delimiters, mixed line ends and ragged rows cell for cell', async () => {
+  const cells = [
+    ['id', 'grupo', 'texto'],
+    ['1', 'a;b', 'línea 1\nlínea 2'],
+    ['2', '"q"', 'dice "hola"'],
+    ['3', 'a;b', ''],
+    ['4', '', 'fin\r\nde línea', 'extra'],
+    ['5', '"q"'],
+  ];
+  const field = (s: string, i: number) => (/[";\r\n]/.test(s) || i % 2 === 0 ? `"${s.replaceAll('"', '""')}"` : s);
+  const text = '\uFEFF' + cells.map((r, i) => r.map(field).join(';') + ['\n', '\r\n', '\r'][i % 3]).join('');
+  const read = (b: Uint8Array) => Papa.parse<string[]>(textOf(b).replace(/^\uFEFF/, ''), { delimiter: ';', newline: '\r\n' }).data.filter((r) => r.length > 1 || r[0] !== '');
+  const pad = (r: string[]) => [...r, '', '', ''].slice(0, 4);
+  const out = await runTool(tool, [inputFile('g.csv', text)], { column: 'grupo', format: 'csv' });
+  assert.deepEqual(out.files.map((f) => f.name), ['a;b.csv', 'q_.csv', 'vacío.csv']);
+  const title = pad(cells[0]);
+  assert.deepEqual(out.files.map((f) => read(f.bytes)), [
+    [title, pad(cells[1]), pad(cells[3])],
+    [title, pad(cells[2]), pad(cells[5])],
+    [title, pad(cells[4])],
+  ]);
+  const dropped = await runTool(tool, [inputFile('g.csv', text)], { column: 'grupo', format: 'csv', 'keep-column': false });
+  const without = (r: string[]) => pad(r).filter((_, i) => i !== 1);
+  assert.deepEqual(dropped.files.map((f) => read(f.bytes)), [
+    [without(cells[0]), without(cells[1]), without(cells[3])],
+    [without(cells[0]), without(cells[2]), without(cells[5])],
+    [without(cells[0]), without(cells[4])],
+  ]);
+  assert.deepEqual(dropped.preview?.columns, ['id', 'texto', '']);
+  assert.equal(dropped.preview?.totalRows, 2);
+});

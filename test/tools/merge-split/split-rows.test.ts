@@ -106,3 +106,37 @@ test('split-rows: a title row of numbers and dates keeps its types in every part
     [['Zona', 2024, d(2024, 1, 1)], ['Sur', 3, 4]],
   ]);
 });
+
+// CSV to CSV copies records without a table (tools/sheet/csv-records.ts): papaparse, a reader independent of
+// our writer, reads the parts back, and every cell must be the input's, rows padded to the widest.
+import Papa from 'papaparse';
+
+const hardCells = [
+  ['id', 'texto', 'nota'],
+  ['1', 'línea 1\nlínea 2', 'dice "hola"'],
+  ['2', 'a,b', ''],
+  ['3', 'fin\r\nde línea'],
+  ['', '', ''],
+  ['5', '"', 'x"y', 'extra'],
+  ['6', ' espacios ', '€😀'],
+];
+/** The cells as a CSV with a BOM, mixed CR/LF/CRLF line ends, needed quotes and a few needless ones. */
+function hardCsv(delim: string): string {
+  const field = (s: string, i: number) => (/[",;\r\n]/.test(s) || s.includes(delim) || i % 3 === 0 ? `"${s.replaceAll('"', '""')}"` : s);
+  return '\uFEFF' + hardCells.map((r, i) => r.map(field).join(delim) + ['\n', '\r\n', '\r'][i % 3]).join('');
+}
+const papaRows = (bytes: Uint8Array, delimiter: string) => Papa.parse<string[]>(textOf(bytes).replace(/^\uFEFF/, ''), { delimiter, newline: '\r\n' }).data.filter((r) => r.length > 1 || r[0] !== '');
+const padded = (rows: string[][]) => rows.map((r) => [...r, '', '', '', ''].slice(0, 4));
+
+test('split-rows: CSV to CSV keeps quoted newlines, quotes, delimiters, mixed line ends and ragged rows cell for cell', async () => {
+  for (const delim of [',', ';']) {
+    const out = await runTool(tool, [inputFile('duro.csv', hardCsv(delim))], { 'rows-per-file': 2, format: 'csv' });
+    assert.equal(out.files.length, 3);
+    const parts = out.files.map((f) => papaRows(f.bytes, delim));
+    const [title, ...data] = padded(hardCells);
+    assert.deepEqual(parts, [[title, ...data.slice(0, 2)], [title, ...data.slice(2, 4)], [title, ...data.slice(4)]]);
+    assert.equal(out.preview?.totalRows, 2);
+    assert.deepEqual(out.preview?.rows[0], ['1', 'línea 1\nlínea 2', 'dice "hola"', null]);
+    assert.deepEqual(out.messages.map((m) => m.level), ['warning']);
+  }
+});

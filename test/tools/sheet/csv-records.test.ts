@@ -1,0 +1,104 @@
+// The records path (CSV to CSV without a table) against the table path it replaces in split-rows and
+// split-by-column: readCsv without typing then writeCsv. On generated CSVs full of what makes CSV hard —
+// quoted and unquoted fields, doubled quotes, quotes in the middle or after a closing quote, delimiters and
+// line ends inside quotes, CR/LF/CRLF mixes, ragged and blank rows, BOMs, UTF-16, Windows-1252, stray bytes —
+// both must give the same bytes, rows, titles, messages and errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readCsv, writeCsv } from '../../../tools/sheet/csv.ts';
+import { readCsvRecords, recordsPreview, writeCsvRecords } from '../../../tools/sheet/csv-records.ts';
+import { inputFile } from '../../helpers/run-tool.ts';
+
+function generator(seed: number) {
+  let s = seed;
+  const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+  const atoms = ['a', 'ñ', '€', '😀', '"', '""', ',', ';', '\t', '|', '\r', '\n', '\r\n', ' ', '', 'x y', '1,5', '"q"', 'a"b'];
+  const text = () => {
+    const delim = pick([',', ';', '\t', '|']);
+    let out = rnd() < 0.2 ? '\uFEFF' : '';
+    const rows = 1 + Math.floor(rnd() * 8);
+    for (let r = 0; r < rows; r++) {
+      const fields: string[] = [];
+      const width = 1 + Math.floor(rnd() * 4);
+      for (let c = 0; c < width; c++) {
+        let v = '';
+        for (let k = Math.floor(rnd() * 3); k > 0; k--) v += pick(atoms);
+        const mode = rnd();
+        if (mode < 0.3) v = '"' + v.replaceAll('"', '""') + '"';
+        else if (mode < 0.35) v = '"' + v + '"' + pick(['x', '', '"']);
+        fields.push(v);
+      }
+      out += fields.join(rnd() < 0.9 ? delim : pick([',', ';'])) + pick(['\n', '\r\n', '\r', '\n', '']);
+    }
+    return out;
+  };
+  const bytes = (t: string): Uint8Array => {
+    const m = rnd();
+    let b: Uint8Array = m < 0.1 ? Buffer.from(t, 'utf16le') : m < 0.15 ? Buffer.from(t, 'latin1') : Buffer.from(t, 'utf8');
+    if (rnd() < 0.05) b = Buffer.concat([b, Buffer.from([pick([0x80, 0x9f, 0xff, 0xc3, 0, 0xe2])])]);
+    if (rnd() < 0.03) b = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b]);
+    return b;
+  };
+  return () => bytes(text());
+}
+
+const latin = (b: Uint8Array) => Buffer.from(b).toString('latin1');
+
+function outcome<T>(f: () => T): { value?: T; error?: unknown } {
+  try {
+    return { value: f() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+test('records path: the same bytes, rows, titles, messages and errors as readCsv + writeCsv on 4,000 generated CSVs', () => {
+  const next = generator(20261123);
+  let compared = 0;
+  for (let t = 0; t < 2000; t++) {
+    const file = inputFile('f.csv', next());
+    const label = JSON.stringify(latin(file.bytes));
+    for (const hasHeader of [true, false]) {
+      const ma: unknown[] = [];
+      const mb: unknown[] = [];
+      const a = outcome(() => readCsv(file, { hasHeader, detectTypes: false, report: (...m) => void ma.push(m) }));
+      const b = outcome(() => readCsvRecords(file, { hasHeader, report: (...m) => void mb.push(m) }));
+      assert.deepEqual(mb, ma, label);
+      if (a.error || b.error) {
+        assert.deepEqual(b.error, a.error, label);
+        continue;
+      }
+      const { table, delimiter } = a.value!;
+      const src = b.value!;
+      assert.equal(src.delimiter, delimiter, label);
+      assert.deepEqual(src.header, table.header, label);
+      assert.equal(src.rowCount, table.rows.length, label);
+      const all: [number, number] = [src.first, src.size];
+      assert.equal(latin(writeCsvRecords(src, all, { header: src.header })), latin(writeCsv({ ...table, delimiter })), label);
+      assert.deepEqual(recordsPreview(src, all, 'p', src.header).rows, table.rows.slice(0, 20), label);
+      // Every column dropped in turn (split-by-column without keep-column), and each field read alone.
+      for (let col = 0; col < src.width; col++) {
+        const header = table.header && table.header.filter((_, i) => i !== col);
+        const rows = table.rows.map((r) => r.filter((_, i) => i !== col));
+        const got = writeCsvRecords(src, all, { header, dropColumn: col });
+        assert.equal(latin(got), latin(writeCsv({ name: 't', header, rows, delimiter })), `${label} without column ${col}`);
+        for (let k = src.first; k < src.size; k++) assert.equal(src.field(k, col), table.rows[k - src.first][col] ?? '', label);
+      }
+      // Records picked out of order, as split-by-column groups them.
+      const picked = Int32Array.from({ length: src.rowCount }, (_, i) => src.size - 1 - i);
+      const reversed = { ...table, delimiter, rows: [...table.rows].reverse() };
+      assert.equal(latin(writeCsvRecords(src, picked, { header: src.header })), latin(writeCsv(reversed)), label);
+      compared++;
+    }
+  }
+  assert.ok(compared > 2500, `only ${compared} files compared`);
+});
+
+test('records path: a semicolon file keeps its semicolon, an unclosed quote is a plain character with a warning', () => {
+  const msgs: unknown[] = [];
+  const src = readCsvRecords(inputFile('s.csv', 'a;b\r\n"x;1";"sin cerrar\n2;3\n'), { hasHeader: true, report: (...m) => void msgs.push(m) });
+  assert.deepEqual(msgs, [['warning', 'csv_unclosed_quote', { name: 's.csv', line: 2, count: 1 }]]);
+  assert.equal(src.delimiter, ';');
+  assert.equal(Buffer.from(writeCsvRecords(src, [src.first, src.size], { header: src.header })).toString(), '\uFEFFa;b\r\n"x;1";"""sin cerrar"\r\n2;3\r\n');
+});
