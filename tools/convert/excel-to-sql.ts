@@ -3,6 +3,7 @@
 // literals per dialect: sql/names.ts, sql/column-types.ts, sql/dialects.ts. Statements end with `;` and
 // lines with LF; the script is UTF-8 without BOM.
 import * as v from 'valibot';
+import { joinBytes } from '../core/bytes.ts';
 import { defineTool, type ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf, extensionOf } from '../core/files.ts';
@@ -35,22 +36,37 @@ export default defineTool({
     const infos = columns.names.map((_, i) => columnInfo(table.rows, i));
     reportMixed(infos, columns.names, ctx);
 
-    const blocks: string[][] = [];
-    if (d.preamble.length > 0) blocks.push(d.preamble);
-    if (opts['create-table']) blocks.push(createTable(d, name, columns.names, infos));
+    // The script is encoded as it is written, in pieces of about 64 KB joined once: holding every statement as
+    // a string until the end cost about four times the script (lines, their join, the encoded copy).
+    const chunks: Uint8Array[] = [];
+    let out = '';
+    let blocks = 0;
+    /** One block of lines; blocks are separated by an empty line. */
+    const block = (lines: string[]) => {
+      if (blocks++ > 0) out += '\n';
+      out += lines.join('\n') + '\n';
+      if (out.length > 65_536) {
+        chunks.push(Buffer.from(out, 'utf8'));
+        out = '';
+      }
+    };
+    if (d.preamble.length > 0) block(d.preamble);
+    if (opts['create-table']) block(createTable(d, name, columns.names, infos));
     const head = `INSERT INTO ${d.quote(name)} (${columns.names.map(d.quote).join(', ')}) VALUES`;
     const size = opts['batch-size'];
     let statements = 0;
     for (let start = 0; start < table.rows.length; start += size) {
-      const batch = table.rows.slice(start, start + size);
+      const end = Math.min(table.rows.length, start + size);
       const lines = [head];
-      batch.forEach((row, r) => {
+      for (let r = start; r < end; r++) {
+        const row = table.rows[r];
         const values = infos.map((info, c) => literal(row[c] ?? null, info.type, d));
-        lines.push(`  (${values.join(', ')})${r === batch.length - 1 ? ';' : ','}`);
-      });
-      blocks.push(lines);
+        lines.push(`  (${values.join(', ')})${r === end - 1 ? ';' : ','}`);
+      }
+      block(lines);
       statements++;
     }
+    chunks.push(Buffer.from(out, 'utf8'));
     ctx.message('info', 'sql_written', {
       rows: table.rows.length,
       columns: columns.names.length,
@@ -58,10 +74,9 @@ export default defineTool({
       statements,
       dialect: opts.dialect,
     });
-    const text = blocks.map((b) => b.join('\n') + '\n').join('\n');
     const base = baseNameOf(file.name) || ctx.name('file');
     return {
-      files: [ctx.file(`${base}.sql`, new TextEncoder().encode(text))],
+      files: [ctx.file(`${base}.sql`, joinBytes(chunks))],
       preview: { name, header: columns.names, rows: table.rows },
     };
   },

@@ -115,8 +115,6 @@ export function numberLiteral(n: number): string {
   return int + scale <= MAX_PRECISION && scale <= MAX_SCALE ? plain : n.toExponential().replace('e', 'E');
 }
 
-const encoder = new TextEncoder();
-
 function textType(rows: Row[], col: number): ColumnType {
   let length = 0;
   let bytes = 0;
@@ -126,7 +124,7 @@ function textType(rows: Row[], col: number): ColumnType {
     const s = csvText(c);
     if (s.length > length) length = s.length;
     // UTF-8 takes at most 3 bytes per UTF-16 unit: measure only when that bound could be the largest.
-    if (s.length * 3 > bytes) bytes = Math.max(bytes, encoder.encode(s).length);
+    if (s.length * 3 > bytes) bytes = Math.max(bytes, Buffer.byteLength(s, 'utf8'));
   }
   return { kind: 'text', length, bytes };
 }
