@@ -15,6 +15,7 @@ import { PREVIEW_ROWS, type PreviewTable } from '../core/output.ts';
 import { baseNameOf, type InputFile } from '../core/files.ts';
 import type { Cell, Row } from '../core/table.ts';
 import { checkCells, decodeText, detectDelimiter, guessUtf16, type TextEncodingName } from './csv.ts';
+import { detectType } from './detect-type.ts';
 import { silent, type Report } from './report.ts';
 
 const QUOTE = 34;
@@ -67,9 +68,29 @@ export class CsvRecords {
 
   /** The field texts of record `k`, padded to the width as readCsv pads its rows. */
   fields(k: number): string[] {
-    const out = splitRecord(this.bytes, this.starts[k], this.ends[k], this.delimiter.charCodeAt(0), this.literal, -1) as string[];
+    const start = this.starts[k];
+    const end = this.ends[k];
+    let out: string[];
+    if (this.literal.size > 0 && [...this.literal].some((p) => p >= start && p < end)) {
+      out = splitRecord(this.bytes, start, end, this.delimiter.charCodeAt(0), this.literal, -1) as string[];
+    } else {
+      // One decode per record, then native splitting: a decode per field costs more than the split.
+      const line = this.bytes.toString('utf8', start, end);
+      out = line.indexOf('"') < 0 ? line.split(this.delimiter) : splitLine(line, this.delimiter);
+    }
     while (out.length < this.width) out.push('');
     return out;
+  }
+
+  /** Record `k` typed as readCsv types it (`detectTypes`), padded to the width. */
+  typedRow(k: number): Row {
+    const typing = { decimalComma: this.delimiter !== ',' };
+    const cells: Cell[] = this.fields(k);
+    for (let i = 0; i < cells.length; i++) {
+      const s = cells[i] as string;
+      cells[i] = s === '' ? null : detectType(s, typing);
+    }
+    return cells;
   }
 
   /** The text of field `col` of record `k` ('' past the record's last field). */
@@ -344,6 +365,35 @@ function splitRecord(b: Buffer, start: number, end: number, d: number, literal: 
     if (only < 0) out.push(i > s ? value + b.toString('utf8', s, i) : value);
     if (i >= end) return out;
     i++;
+  }
+}
+
+/** The fields of one record's text in which every opening quote closes (no quote read as a plain character). */
+function splitLine(line: string, delimiter: string): string[] {
+  const out: string[] = [];
+  const n = line.length;
+  let i = 0;
+  for (;;) {
+    let value = '';
+    if (line.charCodeAt(i) === QUOTE) {
+      let seg = ++i;
+      for (;;) {
+        const q = line.indexOf('"', i);
+        if (line.charCodeAt(q + 1) === QUOTE) {
+          value += line.slice(seg, q + 1);
+          i = seg = q + 2;
+          continue;
+        }
+        value += line.slice(seg, q);
+        i = q + 1;
+        break;
+      }
+    }
+    let next = line.indexOf(delimiter, i);
+    if (next < 0) next = n;
+    out.push(next > i ? value + line.slice(i, next) : value);
+    if (next >= n) return out;
+    i = next + 1;
   }
 }
 

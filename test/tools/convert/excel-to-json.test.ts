@@ -168,3 +168,37 @@ test('excel-to-json: refuses other formats and options outside their set', async
   await rejectsWith(runTool(tool, [fixture('ventas.xlsx')], { pretty: 2 }), 'invalid_option', { option: 'pretty' });
   await rejectsWith(runTool(tool, [fixture('ventas.xlsx')], { 'skip-empty': true }), 'unknown_option', { option: 'skip-empty' });
 });
+
+// A CSV is written from its records one at a time (no table): the values must be the typed table's, with
+// JSON.stringify's escapes, in every layout.
+import { readCsv, csvText } from '../../../tools/sheet/csv.ts';
+
+test('excel-to-json: a CSV gives the typed table as JSON.stringify writes it (escapes, dates, ragged rows, every layout)', async () => {
+  const text =
+    'id;texto;fecha;importe;ok\n' +
+    '1;"comillas "" barra \\ tab\t";2024-02-29;1,5;verdadero\r\n' +
+    '2;"control \u0001 y \u2028 y 😀";31/12/2023 10:30;-0,25;FALSE\r' +
+    '3;"salto\nde línea";1899-12-30 07:05;00123\n' +
+    ';;;;\n' +
+    '5;__proto__;;12345678901234567;x;extra\n';
+  const file = inputFile('t.csv', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]));
+  const { table } = readCsv(file, { hasHeader: true, detectTypes: true });
+  const plain = (c: unknown) => (c instanceof Date ? csvText(c) : c);
+  const width = table.header!.length;
+  const keys = table.header!.map((t, i) => t || `Columna ${i + 1}`);
+  for (const pretty of [true, false]) {
+    const arrays = await runTool(tool, [file], { shape: 'arrays', pretty });
+    assert.deepEqual(json(arrays.files[0].bytes, pretty), [table.header, ...table.rows.map((r) => r.map(plain))]);
+    for (const skip of [false, true]) {
+      const objects = await runTool(tool, [file], { pretty, 'skip-empty-values': skip });
+      const expected = table.rows.map((r) => {
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < width; i++) if (r[i] !== null || !skip) Object.defineProperty(o, keys[i], { value: plain(r[i]), enumerable: true });
+        return o;
+      });
+      assert.deepEqual(textOf(objects.files[0].bytes), JSON.stringify(expected, null, pretty ? 2 : undefined) + '\n');
+      assert.equal(objects.preview?.totalRows, 5);
+      assert.deepEqual(objects.messages.map((m) => m.level), ['warning', 'info']);
+    }
+  }
+});

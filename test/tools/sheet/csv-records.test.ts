@@ -13,7 +13,7 @@ function generator(seed: number) {
   let s = seed;
   const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
-  const atoms = ['a', 'ñ', '€', '😀', '"', '""', ',', ';', '\t', '|', '\r', '\n', '\r\n', ' ', '', 'x y', '1,5', '"q"', 'a"b'];
+  const atoms = ['a', 'ñ', '€', '😀', '"', '""', ',', ';', '\t', '|', '\r', '\n', '\r\n', ' ', '', 'x y', '1,5', '"q"', 'a"b', '12', '-0.5', '2024-02-29', '31/12/2023 10:00', 'true', 'Falso'];
   const text = () => {
     const delim = pick([',', ';', '\t', '|']);
     let out = rnd() < 0.2 ? '\uFEFF' : '';
@@ -85,6 +85,9 @@ test('records path: the same bytes, rows, titles, messages and errors as readCsv
         assert.equal(latin(got), latin(writeCsv({ name: 't', header, rows, delimiter })), `${label} without column ${col}`);
         for (let k = src.first; k < src.size; k++) assert.equal(src.field(k, col), table.rows[k - src.first][col] ?? '', label);
       }
+      // Typed as readCsv types them (excel-to-json reads CSV records one at a time).
+      const typed = readCsv(file, { hasHeader, detectTypes: true }).table.rows;
+      for (let r = 0; r < typed.length; r++) assert.deepEqual(src.typedRow(src.first + r), typed[r], label);
       // Records picked out of order, as split-by-column groups them.
       const picked = Int32Array.from({ length: src.rowCount }, (_, i) => src.size - 1 - i);
       const reversed = { ...table, delimiter, rows: [...table.rows].reverse() };
