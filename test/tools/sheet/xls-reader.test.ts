@@ -6,6 +6,10 @@
 // Files come from LibreOffice and Gnumeric (test/fixtures/xls/, see make-xls-fixtures.ts), from SheetJS's
 // BIFF8 writer, and from test/helpers/biff8.ts, which builds records one by one for what no program lets a
 // test choose (CONTINUE cuts, XF formats, RK forms, lies).
+//
+// Exceptions to the identity: text in LABEL, STRING and FORMAT records of a workbook whose CODEPAGE is not
+// 1200, which SheetJS decodes through that code page and this reader as the UTF-16 BIFF8 stores (its own test
+// below). A CRLF inside a cell is kept by both readers of .xls (only the xlsx reader had that gap).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -118,6 +122,22 @@ test('xls fast path = SheetJS: workbooks written by SheetJS, with and without sh
       assert.deepEqual(tables[1].rows[2][0], 'x\r\ny', 'a CRLF inside a cell stays as it is');
       assert.deepEqual(tables[1].rows[1].slice(0, 3), ['ñ € ł Ελλάδα 中文', 1, d(2024, 1, 15)]);
     }
+  }
+});
+
+test('xls fast path: LABEL and STRING text is Unicode whatever the CODEPAGE record says (where SheetJS differs)', () => {
+  // The one deliberate difference from SheetJS: it decodes the characters of LABEL, STRING and FORMAT records
+  // through the workbook's code page when that is not 1200, turning "Ελλάδα €" into "•»»¬´± ¬". BIFF8 stores
+  // them as UTF-16 (or its compressed form); the code page is for BIFF5 and older. Excel always writes 1200.
+  for (const codepage of [1200, 1252, 1251]) {
+    const spec: Biff8Spec = {
+      codepage,
+      sst: sstRecords(['Ελλάδα € sst']),
+      sheets: [{ name: 'Hoja', records: [cell.label(0, 0, 'Ελλάδα € label'), cell.label(0, 1, 'ä\u0080x'), cell.sst(1, 0, 0), cell.formula(2, 0, { type: 0 }), cell.string('łódź €')] }],
+    };
+    const bytes = biff8(spec);
+    assert.deepEqual(rowsOf(bytes), [['Ελλάδα € label', 'ä\u0080x'], ['Ελλάδα € sst', null], ['łódź €', null]], `code page ${codepage}`);
+    if (codepage === 1200) sameBothWays(bytes, 'code page 1200');
   }
 });
 
