@@ -116,7 +116,10 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
       };
       const titles = hasHeader ? tallest(cellLines(table.header, b, bold, missingAt(0))) : null;
       const rows = new Uint32Array(table.rows.length);
-      for (let r = 0; r < table.rows.length; r++) rows[r] = tallest(cellLines(table.rows[r], b, normal, missingAt(r + (hasHeader ? 1 : 0))));
+      for (let r = 0; r < table.rows.length; r++) {
+        if (r % 4096 === 4095) stopIfAborted();
+        rows[r] = tallest(cellLines(table.rows[r], b, normal, missingAt(r + (hasHeader ? 1 : 0))));
+      }
       return { titles, rows };
     },
     { height: page.height, lineHeight, caption: captionHeight },

@@ -1,7 +1,7 @@
 // Line breaking of a cell's text for a column of known width, with the same advance widths the text is then
-// drawn with (no kerning on either side), so a line measured to fit does fit. Lines break at white space;
-// a word wider than the column is broken between characters; `\n` always starts a new line. Nothing is
-// dropped but the white space at a break, which a reader would not see either.
+// drawn with (no kerning on either side), so a line measured to fit does fit. Lines break at white space; a
+// word wider than the column is broken after a hyphen or a slash, else between any two characters; `\n`
+// always starts a new line. Nothing is dropped but the white space at a break, which a reader would not see.
 import type { FontMetrics } from './fonts.ts';
 
 /** Room for rounding: the widths are exact, but their sums are floats. */
@@ -59,7 +59,10 @@ function wrapParagraph(text: string, room: number, font: FontMetrics, lines: str
   lines.push(line);
 }
 
-/** Pieces of `word` as wide as fit in `room`, at least one character (or surrogate pair) each. */
+/**
+ * Pieces of `word` as wide as fit in `room`, at least one character (or surrogate pair) each; a piece ends after
+ * its last hyphen or slash when that leaves it at least half full, else wherever the room ends.
+ */
 function breakWord(word: string, room: number, font: FontMetrics): string[] {
   const pieces: string[] = [];
   let start = 0;
@@ -68,9 +71,11 @@ function breakWord(word: string, room: number, font: FontMetrics): string[] {
     const size = isHighSurrogate(word.charCodeAt(k)) && k + 1 < word.length ? 2 : 1;
     const w = font.unitWidth(word.charCodeAt(k)) + (size === 2 ? font.unitWidth(word.charCodeAt(k + 1)) : 0);
     if (k > start && width + w > room) {
-      pieces.push(word.slice(start, k));
-      start = k;
-      width = 0;
+      const soft = Math.max(word.lastIndexOf('-', k - 1), word.lastIndexOf('/', k - 1)) + 1;
+      const end = soft > start && font.width(word.slice(start, soft)) >= room / 2 ? soft : k;
+      pieces.push(word.slice(start, end));
+      start = end;
+      width = font.width(word.slice(start, k));
     }
     width += w;
     k += size;
