@@ -9,7 +9,7 @@
 //
 // Exceptions to the identity: text in LABEL, STRING and FORMAT records of a workbook whose CODEPAGE is not
 // 1200, which SheetJS decodes through that code page and this reader as the UTF-16 BIFF8 stores (its own test
-// below). A CRLF inside a cell is kept by both readers of .xls (only the xlsx reader had that gap).
+// below). A CRLF inside a cell is kept exactly by both readers of .xls (the .xlsx readers turn it into LF).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
