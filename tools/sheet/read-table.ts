@@ -13,7 +13,7 @@
 //   numbers past 9999-12-31 in a date format (Excel shows them as #####);
 // - a file whose bytes are not a spreadsheet container (ZIP, OLE, BIFF) is `invalid_file` before SheetJS
 //   sees it, because SheetJS would read plain text as CSV;
-// - cells with a value count against `maxCells` as they are read (xlsx), after parsing (SheetJS) or after
+// - cells with a value count against `maxCells` as they are read (xlsx, xls), after parsing (SheetJS) or after
 //   splitting (CSV): past it, `too_complex` naming the limit.
 import * as XLSX from 'xlsx';
 import * as cptable from 'xlsx/dist/cpexcel.full.mjs';
@@ -57,7 +57,7 @@ export interface ReadResult {
 }
 
 const WORKBOOK_FORMATS = new Set(['xlsx', 'xls', 'ods', 'xlsm', 'xlsb']);
-/** Formats the fast path reads; the others (and whatever it hands back) go to SheetJS. */
+/** ZIP formats the xlsx fast path reads; the others (and whatever it hands back) go to SheetJS. */
 const FAST_FORMATS = new Set(['xlsx', 'xlsm']);
 
 export function readTables(file: InputFile, o: ReadOptions): ReadResult {

@@ -24,7 +24,7 @@ export function readXls(bytes: Uint8Array, o: XlsxReadOptions): XlsxRead {
   const chosen = o.sheets === 'first' ? [book.sheets.find((s) => !s.hidden) ?? book.sheets[0]] : book.sheets;
   const tables = chosen.map((sheet) => {
     const i = book.sheets.indexOf(sheet);
-    const limit = i + 1 < book.sheets.length ? book.sheets[i + 1].pos : stream.length;
+    const limit = Math.min(stream.length, i + 1 < book.sheets.length ? book.sheets[i + 1].pos : stream.length);
     const grid = new SheetGrid(cells);
     readSheetCells(stream, sheet.pos, limit, { grid, strings: book.strings, dateKinds: book.dateKinds, date1904: book.date1904 });
     grid.report(hold, o.file, sheet.name);
