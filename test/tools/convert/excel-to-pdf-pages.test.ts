@@ -137,3 +137,14 @@ test('excel-to-pdf: 20,000 rows give as many pages as pdfinfo counts, every row 
   assert.equal(ids.length, n);
   ids.forEach((id, i) => assert.equal(id, `id-${i + 1}`));
 });
+
+test('excel-to-pdf: a path or URL longer than its column breaks after its slashes and reads back whole', async () => {
+  const url = 'https://example.com/' + Array.from({ length: 30 }, (_, i) => `carpeta${i + 1}`).join('/') + '/fichero.pdf';
+  const rows = [['Id', 'Enlace', 'Nota', 'Otra', 'Más', 'Y más'], ['1', url, 'nota larga '.repeat(20), 'x'.repeat(10), 'y', 'z']];
+  const bytes = (await runTool(tool, [csv('enlaces.csv', rows)])).files[0].bytes;
+  const plain = pdfPages(bytes, { layout: false }).join('');
+  assert.ok(plain.replace(/\s+/g, '').includes(url), 'the URL, in pieces, in order');
+  const pieces = boxes(bytes).words.filter((w) => w.text.includes('carpeta'));
+  assert.ok(pieces.length > 2, `${pieces.length} lines`);
+  for (const p of pieces.slice(0, -1)) assert.match(p.text, /\/$/, 'each line but the last ends after a slash');
+});

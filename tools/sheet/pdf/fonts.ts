@@ -6,8 +6,9 @@
 // then never needs a path or a URL, and both its access policies refuse everything. Data only ever reaches
 // pdfmake as text, so nothing in a cell can make it fetch a URL or read a file.
 //
-// Layout needs widths before pdfmake measures (to size columns and to break words longer than a column), so
-// this module also reads each font's advance widths from its `cmap` (format 4) and `hmtx` tables.
+// The table is laid out and drawn without pdfmake's measuring (layout.ts), so this module also reads each
+// font's advance widths from its `cmap` (format 4) and `hmtx` tables: one slot per BMP code point, read per
+// character in the hot loops.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -26,7 +27,6 @@ export interface PdfMake {
 export interface PdfKitDocument extends NodeJS.ReadableStream {
   page: { fonts: Record<string, unknown> };
   switchToPage(n: number): unknown;
-  bufferedPageRange(): { start: number; count: number };
   addContent(ops: string): unknown;
   /** The font pdfmake embeds for a family and style (the same object its own text uses). */
   provideFont(family: string, bold: boolean, italics: boolean): PdfKitFont;
@@ -42,7 +42,7 @@ export interface PdfKitFont {
 
 /** Advance widths of one font, in ems, for the code points it has a glyph for. */
 export interface FontMetrics {
-  /** Width of a text at 1 pt; a character without a glyph counts as 1 em (wide). */
+  /** Width of a text at 1 pt (no kerning); a character without a glyph counts as 1 em (wide). */
   width(text: string): number;
   /** Width of one UTF-16 code unit at 1 pt (a surrogate counts as half a missing glyph). */
   unitWidth(code: number): number;
