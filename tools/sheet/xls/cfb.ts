@@ -17,6 +17,8 @@ const STREAM = 2;
 const ROOT = 5;
 const NOSTREAM = 0xffffffff;
 const MINI_SECTOR = 64;
+/** Directory sectors read at most (8,192 entries of 128 bytes at 512 bytes a sector); workbooks have a handful. */
+const MAX_DIR_SECTORS = 2048;
 
 interface DirEntry {
   name: string;
@@ -121,6 +123,7 @@ class CompoundFile {
     let s = first;
     for (let steps = 0; s !== ENDOFCHAIN; steps++) {
       if (steps >= this.sectors || s >= this.fat.length) throw odd('directory chain');
+      if (steps >= MAX_DIR_SECTORS) throw odd('a directory larger than a workbook needs');
       const at = this.sectorOffset(s);
       if (at + this.sectorSize > this.bytes.length) throw odd('directory sector cut short');
       for (let off = at; off < at + this.sectorSize; off += DIR_ENTRY) entries.push(this.entry(off));
