@@ -58,6 +58,7 @@ class CompoundFile {
     this.sectorSize = 1 << shift;
     this.sectors = Math.max(0, Math.ceil((bytes.length - this.sectorSize) / this.sectorSize));
     this.miniCutoff = v.getUint32(56, true);
+    if (this.miniCutoff !== 4096) throw odd('mini stream cutoff');
     this.firstMiniFat = v.getUint32(60, true);
     this.fat = this.readFat(v.getUint32(44, true), v.getUint32(68, true), v.getUint32(72, true));
     this.entries = this.readDirectory(v.getUint32(48, true));
