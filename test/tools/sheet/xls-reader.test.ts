@@ -366,6 +366,14 @@ test('xls fast path: hostile records end in invalid_file (or SheetJS decides), n
   cases.push(['SST counts of 2^32 - 1', sheet([cell.sst(0, 0, 1)], { sst: sstRecords(['a', 'b'], { total: 0xffffffff, unique: 0xffffffff }) }), 'ok']);
   // A string longer than its record.
   cases.push(['SST string past its record', sheet([cell.sst(0, 0, 0)], { sst: [record(RT.SST, [1, 0, 0, 0, 1, 0, 0, 0, 0xff, 0xff, 0, 0x61])] }), 'invalid_file']);
+  // Empty CONTINUE records inside a string: they hold no flags byte, the next one does (as SheetJS reads them).
+  const emptyContinues = [
+    record(RT.SST, [1, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0x61, 0x62]),
+    record(RT.CONTINUE, []),
+    record(RT.CONTINUE, []),
+    record(RT.CONTINUE, [0, 0x63, 0x64]),
+  ];
+  cases.push(['empty CONTINUEs', sheet([cell.sst(0, 0, 0)], { sst: emptyContinues }), 'ok']);
   // A MULRK whose length does not match its columns.
   const mulrk = cell.mulrk(0, 0, [1, 2, 3]);
   mulrk[mulrk.length - 2] = 9;

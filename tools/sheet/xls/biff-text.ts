@@ -41,7 +41,8 @@ export function gather(s: Buffer, p: number): Payload {
   const marks: number[] = [];
   let at = 0;
   for (const [a, b] of pieces) {
-    if (at > 0) marks.push(at);
+    // An empty CONTINUE holds not even the flags byte: the next one's mark stands for both (marks ascend).
+    if (at > 0 && b > a && marks[marks.length - 1] !== at) marks.push(at);
     data.set(s.subarray(a, b), at);
     at += b - a;
   }
@@ -92,10 +93,10 @@ export class TextReader {
   /** `cch` characters, compressed or UTF-16, re-reading the flag at each CONTINUE they cross. */
   chars(cch: number, wide: boolean): string {
     const { data, marks } = this.p;
-    while (this.mark < marks.length && marks[this.mark] < this.pos) this.mark++;
     let out = '';
     let left = cch;
     while (left > 0) {
+      while (this.mark < marks.length && marks[this.mark] < this.pos) this.mark++;
       const mark = this.mark < marks.length ? marks[this.mark] : Infinity;
       if (mark === this.pos) {
         wide = this.u8() !== 0;
