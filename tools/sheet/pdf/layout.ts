@@ -16,7 +16,7 @@ import { TableDrawer, type DrawRow } from './draw.ts';
 import { FONT_FAMILY, pdfSetup, type FontMetrics, type PdfKitDocument } from './fonts.ts';
 import { COLUMN_EXTRA, LINE_SPACING, RULE } from './grid.ts';
 import { planPages, type PagePlan } from './pages.ts';
-import { wrapLines } from './wrap.ts';
+import { lineCount, wrapLines } from './wrap.ts';
 import type { Lang } from '../../../locales/index.ts';
 
 export const PAGE_SIZES = { a4: [595.28, 841.89], letter: [612, 792], a3: [841.89, 1190.55] } as const;
@@ -89,20 +89,9 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
   const captions = bands.map((columns) => (bands.length > 1 ? wrapLines(o.bandLabel(columns[0] + 1, columns[columns.length - 1] + 1, table.width), page.width, bold, o.fontSize) : null));
   const captionHeight = (b: number) => (captions[b] ? captions[b]!.length * lineHeight + CAPTION_GAP : 0);
 
-  /** The lines of each cell of a row in the columns of band `b`; `missing` hears of each character the font lacks. */
-  const cellLines = (cells: Cell[] | null, b: number, font: FontMetrics, missingAt: ((column: number) => void) | null) => {
-    const columns = bands[b];
-    const out: string[][] = new Array(columns.length);
-    let column = 0;
-    const onMissing = missingAt && (() => missingAt(column));
-    for (let i = 0; i < columns.length; i++) {
-      column = columns[i];
-      const text = cleanText(displayText(cells?.[column] ?? null, o.lang, o.words), normal, onMissing);
-      out[i] = wrapLines(text, widthsOf[b][i], font, o.fontSize);
-    }
-    return out;
-  };
-  const tallest = (cells: string[][]) => cells.reduce((most, lines) => Math.max(most, lines.length), 1);
+  /** A cell's text as drawn; `onMissing` hears of each character the font lacks. */
+  const cellText = (cells: Cell[] | null, column: number, onMissing: (() => void) | null) =>
+    cleanText(displayText(cells?.[column] ?? null, o.lang, o.words), normal, onMissing);
 
   // First pass: every row's height in lines, and the characters the font lacks, counted once per cell (in the
   // order the cells are printed).
@@ -110,15 +99,26 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
     bands.length,
     (b) => {
       stopIfAborted();
-      const missingAt = (row: number) => (column: number) => {
+      const columns = bands[b];
+      let [atRow, atColumn] = [0, 0];
+      const onMissing = () => {
         missing.count++;
-        missing.first ??= { row, column };
+        missing.first ??= { row: atRow, column: atColumn };
       };
-      const titles = hasHeader ? tallest(cellLines(table.header, b, bold, missingAt(0))) : null;
+      const tallest = (cells: Cell[] | null, row: number, font: FontMetrics) => {
+        let lines = 1;
+        atRow = row;
+        for (let i = 0; i < columns.length; i++) {
+          atColumn = columns[i];
+          lines = Math.max(lines, lineCount(cellText(cells, columns[i], onMissing), widthsOf[b][i], font, o.fontSize));
+        }
+        return lines;
+      };
+      const titles = hasHeader ? tallest(table.header, 0, bold) : null;
       const rows = new Uint32Array(table.rows.length);
       for (let r = 0; r < table.rows.length; r++) {
         if (r % 4096 === 4095) stopIfAborted();
-        rows[r] = tallest(cellLines(table.rows[r], b, normal, missingAt(r + (hasHeader ? 1 : 0))));
+        rows[r] = tallest(table.rows[r], r + (hasHeader ? 1 : 0), normal);
       }
       return { titles, rows };
     },
@@ -156,11 +156,12 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
   );
   pages.forEach((p: PagePlan, i) => {
     if (i % 16 === 0) stopIfAborted();
+    const columns = bands[p.band];
     const drawn = (cells: Cell[] | null, titles: boolean, from = 0, to?: number): DrawRow => {
-      const lines = cellLines(cells, p.band, titles ? bold : normal, null);
+      const lines = columns.map((c, i) => wrapLines(cellText(cells, c, null), widthsOf[p.band][i], titles ? bold : normal, o.fontSize));
       const shown = to === undefined ? lines : lines.map((l) => (from === 0 && l.length <= to ? l : l.slice(from, to)));
-      const right = bands[p.band].map((c) => !titles && typeof cells?.[c] === 'number');
-      return { cells: shown, right, titles, lines: to === undefined ? tallest(lines) : to - from };
+      const right = columns.map((c) => !titles && typeof cells?.[c] === 'number');
+      return { cells: shown, right, titles, lines: to === undefined ? Math.max(1, ...lines.map((l) => l.length)) : to - from };
     };
     const rows: DrawRow[] = [];
     if (p.titles) rows.push(drawn(table.header, true));

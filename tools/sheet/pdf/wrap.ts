@@ -16,6 +16,12 @@ export function wrapLines(text: string, width: number, font: FontMetrics, fontSi
   return lines;
 }
 
+/** How many lines `text` takes (wrapLines(…).length, without building the lines of a text that fits on one). */
+export function lineCount(text: string, width: number, font: FontMetrics, fontSize: number): number {
+  if (!text.includes('\n') && font.width(text) <= width / fontSize + SLACK) return 1;
+  return wrapLines(text, width, font, fontSize).length;
+}
+
 /** Greedy filling: each line takes words (with the spaces between them) while they fit. */
 function wrapParagraph(text: string, room: number, font: FontMetrics, lines: string[]): void {
   let line = '';
