@@ -43,15 +43,27 @@ const PI_END = Buffer.from('?>');
 const isNameEnd = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === SLASH || c === GT;
 
 export class XmlScanner {
-  private rest: Buffer | null = null;
+  /**
+   * The cut token left by the last chunk, at [0, restLen), followed by the next chunk when there is one: one
+   * buffer reused for the whole part, not a new joined copy per chunk (on a 32 MB sheet those 256 KB copies
+   * piled up between collections, some 10–20 MB of the read's peak).
+   */
+  private work = Buffer.alloc(0);
+  private restLen = 0;
   private depth = 0;
   private started = false;
   constructor(private readonly h: XmlHandler) {}
 
   push(chunk: Uint8Array): void {
-    let b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (this.rest) b = Buffer.concat([this.rest, b]);
-    this.rest = null;
+    let b: Buffer;
+    if (this.restLen === 0) b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    else {
+      const size = this.restLen + chunk.length;
+      this.reserve(size);
+      this.work.set(chunk, this.restLen);
+      b = this.work.subarray(0, size);
+    }
+    this.restLen = 0;
     if (!this.started && b.length >= 2) {
       this.started = true;
       // UTF-16 parts are legal OOXML but no spreadsheet program writes them: SheetJS reads those.
@@ -59,16 +71,32 @@ export class XmlScanner {
     }
     const stop = this.scan(b);
     if (stop < b.length) {
-      if (b.length - stop > MAX_TOKEN_BYTES) throw damaged(`XML token over ${MAX_TOKEN_BYTES} bytes`);
-      // A copy: the chunk's buffer is not ours to keep.
-      this.rest = Buffer.from(b.subarray(stop));
+      const rest = b.length - stop;
+      if (rest > MAX_TOKEN_BYTES) throw damaged(`XML token over ${MAX_TOKEN_BYTES} bytes`);
+      // Kept as a copy: the chunk's buffer is not ours to keep.
+      if (b.buffer === this.work.buffer) this.work.copyWithin(0, stop, b.length);
+      else {
+        this.reserve(rest);
+        b.copy(this.work, 0, stop);
+      }
+      this.restLen = rest;
     }
   }
 
   /** The part has ended: anything left is a cut token. */
   end(): void {
-    if (this.rest && this.rest.some((c) => c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d)) throw damaged('XML part ends inside a token');
-    this.rest = null;
+    const rest = this.work.subarray(0, this.restLen);
+    if (rest.some((c) => c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d)) throw damaged('XML part ends inside a token');
+    this.restLen = 0;
+    this.work = Buffer.alloc(0);
+  }
+
+  /** Room for `size` bytes in the work buffer, keeping the cut token at its start. */
+  private reserve(size: number): void {
+    if (size <= this.work.length) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(size, 2 * this.work.length, 64 * 1024));
+    this.work.copy(grown, 0, 0, this.restLen);
+    this.work = grown;
   }
 
   /** Handles every complete token of `b`; returns where the first incomplete one starts. */
