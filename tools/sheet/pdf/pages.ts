@@ -49,26 +49,24 @@ export function planPages(bands: number, lines: (band: number) => { titles: numb
       pages.push(page);
       y = (page.caption ? room.caption(band) : 0) + RULE + (repeat ? titlesHeight : 0);
     };
-    /** Top of the rows on a page after the first, where a row that does not fit moves to. */
-    const freshTop = RULE + (repeat ? titlesHeight : 0);
+    /** Lines that fit between `top` and the bottom of the page, padding and rule included. */
+    const linesBelow = (top: number) => Math.floor((room.height - top - rowHeight(0, room.lineHeight)) / room.lineHeight);
+    /** Lines a page after the first holds under its repeated title row, where a row that does not fit moves to. */
+    const pageLines = linesBelow(RULE + (repeat ? titlesHeight : 0));
     const place = (row: number, total: number) => {
       let from = 0;
-      while (from < total) {
-        if (y + rowHeight(total - from, room.lineHeight) <= room.height) {
+      for (;;) {
+        const left = total - from;
+        // At least one line on a page that has nothing yet, so that the plan always moves on.
+        const fit = page.slices.length > 0 ? linesBelow(y) : Math.max(1, linesBelow(y));
+        if (fit >= left) {
           page.slices.push({ row, from, to: total });
-          y += rowHeight(total - from, room.lineHeight);
+          y += rowHeight(left, room.lineHeight);
           return;
         }
-        const fitsAPage = freshTop + rowHeight(total - from, room.lineHeight) <= room.height;
-        if (page.slices.length > 0 && fitsAPage) {
+        if (page.slices.length > 0 && left <= pageLines) {
           newPage(false);
           continue;
-        }
-        const fit = Math.min(total - from, Math.floor((room.height - y - rowHeight(0, room.lineHeight)) / room.lineHeight));
-        if (fit === total - from) {
-          page.slices.push({ row, from, to: total });
-          y += rowHeight(total - from, room.lineHeight);
-          return;
         }
         if (fit >= 1) {
           page.slices.push({ row, from, to: from + fit });
