@@ -1,9 +1,9 @@
 // Lays a table out as a PDF: the title in every page header, "page n of m" in every footer, the title row
-// repeated at the top of every page, long text wrapped (words longer than their column broken anywhere) and
-// never cut. Columns are sized by columns.ts; a table too wide for the page is printed in bands of columns,
-// each starting on a new page under a caption naming its columns (as spreadsheets print a wide sheet: down,
-// then over). Characters the font has no glyph for are drawn as U+FFFD and counted, because the font would
-// draw them as empty boxes that copy and extract as nothing.
+// repeated at the top of every page, long text wrapped (wrap.ts) and never cut, rows kept whole on a page
+// unless taller than one (pages.ts). Columns are sized by columns.ts; a table too wide for the page is
+// printed in bands of columns, each starting on a new page under a caption naming its columns (as
+// spreadsheets print a wide sheet: down, then over). Characters the font has no glyph for are drawn as U+FFFD
+// and counted, because the font would draw them as empty boxes that copy and extract as nothing.
 //
 // pdfmake builds the document: its pages, header, footer, metadata and embedded fonts. The table itself is
 // laid out here (wrap.ts, pages.ts: widths are known, so every row's height is) and drawn into pdfmake's pages
