@@ -48,12 +48,17 @@ export class CsvRecords {
     readonly counts: Int32Array,
     readonly flags: Uint8Array,
     /** Quote positions read as plain characters (a quote that never closed). */
-    private readonly literal: Set<number>,
+    readonly literal: Set<number>,
     /** Records of the table (blank ones at both ends left out), the title record first when there is one. */
     readonly size: number,
     readonly width: number,
     /** The titles padded to the width, or null. */
     readonly header: string[] | null,
+    /**
+     * False when the text had UTF-16 surrogates without their pair, which UTF-8 cannot hold (they became
+     * U+FFFD, as writeCsv writes them): a result that keeps them (JSON escapes them) must read the text.
+     */
+    readonly lossless = true,
   ) {}
 
   /** Index of the first data record. */
@@ -111,7 +116,7 @@ export class CsvRecords {
 }
 
 /** The file's text as UTF-8 bytes: the file itself when it is UTF-8 (after its BOM), else transcoded once. */
-function utf8Of(bytes: Uint8Array): { utf8: Buffer; encoding: TextEncodingName } {
+function utf8Of(bytes: Uint8Array): { utf8: Buffer; encoding: TextEncodingName; lossless?: boolean } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const bom = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   const body = buf.subarray(bom);
@@ -120,7 +125,8 @@ function utf8Of(bytes: Uint8Array): { utf8: Buffer; encoding: TextEncodingName }
     if (bom || guessUtf16(buf) === null) return { utf8: body, encoding: 'utf-8' };
   }
   const { text, encoding } = decodeText(bytes);
-  return { utf8: Buffer.from(text, 'utf8'), encoding };
+  const utf8 = Buffer.from(text, 'utf8');
+  return { utf8, encoding, lossless: (text as string & { isWellFormed(): boolean }).isWellFormed() };
 }
 
 /** The first characters of the text, as detectDelimiter samples them (a character takes at most 3 bytes per
@@ -133,7 +139,7 @@ function sampleText(utf8: Buffer): string {
 export function readCsvRecords(file: InputFile, o: CsvRecordsReadOptions): CsvRecords {
   const report = o.report ?? silent;
   const option = o.option ?? 'file';
-  const { utf8, encoding } = utf8Of(file.bytes);
+  const { utf8, encoding, lossless = true } = utf8Of(file.bytes);
   if (!encoding.startsWith('utf-16') && Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).indexOf(0) >= 0) {
     throw new ToolError('invalid_file', { option, messageKey: 'error-details.binary', params: { name: file.name.slice(0, 200) } });
   }
@@ -176,9 +182,11 @@ export function readCsvRecords(file: InputFile, o: CsvRecordsReadOptions): CsvRe
     end - start,
     width,
     null,
+    lossless,
   );
   if (!o.hasHeader) return records;
-  return new CsvRecords(records.name, delimiter, encoding, utf8, records.starts, records.ends, records.counts, records.flags, scan.literal, records.size, width, records.fields(0));
+  const { starts, ends, flags: f, size } = records;
+  return new CsvRecords(records.name, delimiter, encoding, utf8, starts, ends, records.counts, f, scan.literal, size, width, records.fields(0), lossless);
 }
 
 function lineAt(b: Buffer, pos: number): number {
