@@ -8,7 +8,7 @@ import { ToolError } from '../core/errors.ts';
 import { extensionOf } from '../core/files.ts';
 import { outputFormat } from '../core/schema.ts';
 import { cellText, columnLetter, titleKey, type Cell, type Row } from '../core/table.ts';
-import { readCsvRecords, recordsPreview, writeCsvRecords } from '../sheet/csv-records.ts';
+import { partPreview, readCsvRecords, writeCsvParts } from '../sheet/csv-records.ts';
 import { csvText, listText, readFirstTable, writeCsv, writeXlsx, type SheetTable } from '../sheet/index.ts';
 
 function findColumn(header: string[] | null, column: string, ctx: ToolContext): number {
@@ -49,19 +49,21 @@ export default defineTool({
       const src = readCsvRecords(file, { hasHeader: true, report: ctx.message, maxCells: ctx.limits.maxCells });
       const col = findColumn(src.header, opts.column, ctx);
       const title = src.header?.[col] || columnLetter(col);
-      const groups = new Map<string, number[]>();
-      for (let k = src.first; k < src.size; k++) {
-        const value = src.field(k, col);
-        const g = groups.get(value);
-        if (g) g.push(k);
-        else groups.set(value, [k]);
+      const groups = new Map<string, number>();
+      const partOf = new Int32Array(src.rowCount);
+      for (let j = 0; j < partOf.length; j++) {
+        const value = src.field(src.first + j, col);
+        let g = groups.get(value);
+        if (g === undefined) groups.set(value, (g = groups.size));
+        partOf[j] = g;
       }
       const header = keep ? src.header : src.header!.filter((_, i) => i !== col);
-      const parts = [...groups].map(([value, ks]) => ({ name: named(value === '' ? null : value, title), pick: Int32Array.from(ks) }));
-      if (parts.length === 0) parts.push({ name: ctx.name('empty'), pick: new Int32Array(0) });
+      const names = [...groups.keys()].map((value) => named(value === '' ? null : value, title));
+      if (names.length === 0) names.push(ctx.name('empty'));
       const dropColumn = keep ? -1 : col;
-      const files = parts.map((p) => ctx.file(`${p.name}.csv`, writeCsvRecords(src, p.pick, { header, dropColumn })));
-      return { files, preview: recordsPreview(src, parts[0].pick, parts[0].name, header, dropColumn) };
+      const bytes = writeCsvParts(src, partOf, names.length, { header: () => header, dropColumn });
+      const files = names.map((name, i) => ctx.file(`${name}.csv`, bytes[i]));
+      return { files, preview: partPreview(src, partOf, 0, names[0], header, dropColumn) };
     }
     const table = readFirstTable(file, { hasHeader: true, detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
     const col = findColumn(table.header, opts.column, ctx);

@@ -6,7 +6,7 @@ import { defineTool } from '../core/define.ts';
 import { extensionOf } from '../core/files.ts';
 import { hasHeader, outputFormat } from '../core/schema.ts';
 import { readFirstTable, writeCsv, writeXlsx, type SheetTable } from '../sheet/index.ts';
-import { readCsvRecords, recordsPreview, writeCsvRecords } from '../sheet/csv-records.ts';
+import { partPreview, readCsvRecords, writeCsvParts } from '../sheet/csv-records.ts';
 
 export default defineTool({
   id: 'split-rows',
@@ -28,9 +28,11 @@ export default defineTool({
     if (extensionOf(file.name) === 'csv' && opts.format === 'csv') {
       // Records are copied as they are: no typing, no table (tools/sheet/csv-records.ts).
       const src = readCsvRecords(file, { hasHeader: opts['has-header'], report: ctx.message, maxCells: ctx.limits.maxCells });
-      const parts = partsOf(src.rowCount).map((p, i) => ({ ...p, pick: [src.first + i * size, Math.min(src.first + (i + 1) * size, src.size)] as [number, number] }));
-      const files = parts.map((p) => ctx.file(`${p.name}.csv`, writeCsvRecords(src, p.pick, { header: p.titled ? src.header : null })));
-      return { files, preview: recordsPreview(src, parts[0].pick, parts[0].name, src.header) };
+      const parts = partsOf(src.rowCount);
+      const partOf = Int32Array.from({ length: src.rowCount }, (_, j) => Math.floor(j / size));
+      const bytes = writeCsvParts(src, partOf, parts.length, { header: (i) => (parts[i].titled ? src.header : null) });
+      const files = parts.map((p, i) => ctx.file(`${p.name}.csv`, bytes[i]));
+      return { files, preview: partPreview(src, partOf, 0, parts[0].name, src.header) };
     }
     const table = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
     const parts: SheetTable[] = partsOf(table.rows.length).map((p, i) => {

