@@ -130,6 +130,27 @@ test('fast path = SheetJS: many dates, repeated and distinct, a date and a time 
   }
 });
 
+test('fast path = SheetJS: inline and formula texts, repeated and distinct, per column (one string per repeated text)', () => {
+  // The fast path keeps one string per repeated text of a column until the column proves to hold mostly
+  // distinct ones: a 5-value column, a column of 3,000 distinct texts, long texts, empty texts, formula results.
+  const long = 'x'.repeat(150);
+  const rows = Array.from({ length: 3000 }, (_, i) =>
+    row(
+      i + 1,
+      str(`A${i + 1}`, ['Madrid', 'Vigo', 'Gijón', 'A Coruña', '&amp; &lt;'][i % 5]) +
+        str(`B${i + 1}`, `correo${i}@ejemplo.es`) +
+        str(`C${i + 1}`, i % 2 ? long : `${long}${i}`) +
+        (i % 7 ? str(`D${i + 1}`, '') : '') +
+        `<c r="E${i + 1}" t="str"><f>A${i + 1}</f><v>${['sí', 'no'][i % 2]}</v></c>`,
+    ),
+  ).join('');
+  const t = sameBothWays(xlsxPackage({ sheets: [{ name: 'T', xml: rows }] }), 'texts').all.tables[0];
+  assert.deepEqual(t.titleCells, ['Madrid', 'correo0@ejemplo.es', `${long}0`, null, 'sí']);
+  assert.deepEqual(t.rows[2997], ['A Coruña', 'correo2998@ejemplo.es', `${long}2998`, null, 'sí']);
+  assert.equal(t.rows[3][0], '& <');
+  assert.equal(new Set(t.rows.map((r) => r[1])).size, 2999);
+});
+
 test('fast path = SheetJS: rows of changing widths (narrow after wide, a lone far cell) are padded to the table', () => {
   const widths = [12, 1, 12, 3, 3, 200, 3, 3, 12, 1, 1];
   const xml = widths

