@@ -155,6 +155,7 @@ export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string
   const decimalComma = src.delimiter !== ',';
   const typing = { decimalComma };
   const dates = new Map<number, string>();
+  const dateTexts = new Map<string, string>();
   const rows = src.rowCount + (titles ? 1 : 0);
   let keyBytes = 0;
   for (const k of commaPrefix) keyBytes += k.length;
@@ -205,14 +206,32 @@ export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string
           else ascii = valueText(typed, dates);
         }
       } else {
-        while (i < end && b[i] !== d) i++;
-        const len = i - s;
-        if (len === 0) empty = true;
-        else {
-          const c = b[s];
-          if ((c >= 48 && c <= 57) || c === MINUS || c === DOT || (c === COMMA && decimalComma) || len === 4 || len === 5 || len === 9) {
-            const typed = detectType(line.slice(s - start, i - start), typing);
-            if (typeof typed !== 'string') ascii = valueText(typed, dates);
+        const c = i < end ? b[i] : d;
+        if (c === d) empty = true;
+        else if (!(CANDIDATE[c] || (c === COMMA && decimalComma))) {
+          // Text for sure (nothing typed starts so): copied with its escapes while its end is looked for.
+          out.put(written++ > 0 ? commaPrefix[col] : prefix[col]);
+          i = escapedUntil(out, b, i, end, d);
+          col++;
+          if (i >= end) break;
+          i++;
+          continue;
+        } else {
+          while (i < end && b[i] !== d) i++;
+          const len = i - s;
+          if (CANDIDATE[c] === NUMERIC || len === 4 || len === 5 || len === 9) {
+            const t = line.slice(s - start, i - start);
+            // A date's text is remembered by its own text: a column of dates repeats them.
+            const maybeDate = len >= 8 && (b[s + 4] === MINUS || b[s + 1] === SLASH || b[s + 2] === SLASH);
+            ascii = maybeDate ? (dateTexts.get(t) ?? null) : null;
+            if (ascii === null) {
+              const typed = detectType(t, typing);
+              if (typeof typed === 'number') ascii = plainAsText(t) ? t : valueText(typed, dates);
+              else if (typeof typed !== 'string') {
+                ascii = valueText(typed, dates);
+                if (maybeDate && dateTexts.size < 4096) dateTexts.set(t, ascii);
+              }
+            }
           }
         }
       }
@@ -239,6 +258,75 @@ export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string
   }
   out.text(p.end(rows));
   return out.bytes();
+}
+
+const NUMERIC = 1;
+const WORD = 2;
+/** First bytes of what detectType may type: numbers and dates (digits, minus, point), boolean words. */
+const CANDIDATE = new Uint8Array(256);
+for (const c of '0123456789-.') CANDIDATE[c.charCodeAt(0)] = NUMERIC;
+for (const c of 'tfvTFV') CANDIDATE[c.charCodeAt(0)] = WORD;
+const SLASH = 47;
+const ZERO = 48;
+
+/**
+ * Whether String(n) writes a number detectType read from `t` exactly as `t` (then `t` is copied): a
+ * decimal of at most 15 significant digits is the shortest text of its double, so only the form can differ —
+ * a decimal comma, `-0`, `.5`, trailing zeros, or seven or more leading zeros (1e-7).
+ */
+function plainAsText(t: string): boolean {
+  const neg = t.charCodeAt(0) === MINUS ? 1 : 0;
+  const dot = t.indexOf('.');
+  if (dot < 0) return t.indexOf(',') < 0 && !(neg && t.length === 2 && t.charCodeAt(1) === ZERO);
+  if (dot === neg || t.charCodeAt(t.length - 1) === ZERO) return false;
+  if (t.charCodeAt(neg) !== ZERO) return true;
+  let z = dot + 1;
+  while (t.charCodeAt(z) === ZERO) z++;
+  return z - dot - 1 < 6;
+}
+
+/**
+ * A text field's bytes from `from` up to the delimiter (or `end`) as a JSON string, escaped as escapedBytes
+ * escapes; returns where the field ends. Room is made a block at a time, so a huge field never asks for six
+ * times its size at once.
+ */
+function escapedUntil(out: ByteOut, b: Buffer, from: number, end: number, d: number): number {
+  let i = from;
+  // Bytes above the delimiter and the backslash (most letters) are copied after one comparison.
+  const hi = d > BACKSLASH ? d : BACKSLASH;
+  out.room(1);
+  out.buf[out.at++] = QUOTE;
+  for (;;) {
+    const stop = Math.min(end, i + 16_384);
+    out.room(6 * (stop - i) + 1);
+    const o = out.buf;
+    let at = out.at;
+    for (; i < stop; i++) {
+      const c = b[i];
+      if (c > hi) o[at++] = c;
+      else if (c === d) break;
+      else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
+      else at = escapeByte(o, at, c);
+    }
+    out.at = at;
+    if (i < stop || i >= end) break;
+  }
+  out.buf[out.at++] = QUOTE;
+  return i;
+}
+
+function escapeByte(o: Buffer, at: number, c: number): number {
+  o[at++] = BACKSLASH;
+  if (c === QUOTE || c === BACKSLASH) o[at++] = c;
+  else if (SHORT[c] !== undefined) o[at++] = SHORT[c];
+  else {
+    o[at++] = 117; // u
+    o[at++] = 48;
+    o[at++] = 48;
+    o[at++] = HEX.charCodeAt(c >> 4);
+    o[at++] = HEX.charCodeAt(c & 15);
+  }
+  return at;
 }
 
 /** The bytes as the inside of a JSON string: `"` and `\` escaped, control characters as JSON.stringify writes them. */
