@@ -184,6 +184,17 @@ export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string
       let text: string | null = null;
       let empty = false;
       if (i < end && b[i] === QUOTE && !(literal.size > 0 && literal.has(i))) {
+        const c = b[i + 1];
+        if (c !== QUOTE ? !(CANDIDATE[c] || (c === COMMA && decimalComma)) : b[i + 2] === QUOTE) {
+          // Quoted text that cannot be typed (it starts with neither a number's nor a boolean's first
+          // character): copied with its escapes, `""` as one quote, while its end is looked for.
+          out.put(written++ > 0 ? commaPrefix[col] : prefix[col]);
+          i = escapedQuoted(out, b, i, end, d);
+          col++;
+          if (i >= end) break;
+          i++;
+          continue;
+        }
         // Quoted: the value is decoded (the quotes undone), then typed like any other.
         const value = src.field(k, col);
         i++;
@@ -305,6 +316,43 @@ function escapedUntil(out: ByteOut, b: Buffer, from: number, end: number, d: num
       const c = b[i];
       if (c > hi) o[at++] = c;
       else if (c === d) break;
+      else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
+      else at = escapeByte(o, at, c);
+    }
+    out.at = at;
+    if (i < stop || i >= end) break;
+  }
+  out.buf[out.at++] = QUOTE;
+  return i;
+}
+
+/**
+ * A quoted field from its opening quote at `from` as a JSON string: the text between the quotes (`""` is one
+ * quote), then whatever follows the closing quote up to the delimiter; returns where the field ends. The
+ * record was cut by scanRecords, so the quote closes before `end`.
+ */
+function escapedQuoted(out: ByteOut, b: Buffer, from: number, end: number, d: number): number {
+  let i = from + 1;
+  const hi = d > BACKSLASH ? d : BACKSLASH;
+  out.room(1);
+  out.buf[out.at++] = QUOTE;
+  let open = true;
+  for (;;) {
+    const stop = Math.min(end, i + 16_384);
+    out.room(6 * (stop - i) + 1);
+    const o = out.buf;
+    let at = out.at;
+    for (; i < stop; i++) {
+      const c = b[i];
+      if (c > hi) o[at++] = c;
+      else if (c === QUOTE && open) {
+        if (b[i + 1] !== QUOTE) open = false;
+        else {
+          o[at++] = BACKSLASH;
+          o[at++] = QUOTE;
+          i++;
+        }
+      } else if (c === d && !open) break;
       else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
       else at = escapeByte(o, at, c);
     }

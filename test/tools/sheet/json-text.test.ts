@@ -39,3 +39,13 @@ test('csvJsonBytes: the bytes jsonBytes writes for the typed table, on 1,500 gen
   }
   assert.ok(compared > 1000, `only ${compared} files compared`);
 });
+
+test('csvJsonBytes: fields longer than the escaping block (quoted and not, escapes on the block edges)', () => {
+  const long = (n: number) => Array.from({ length: n }, (_, i) => (i % 16_384 === 16_383 ? '\\' : i % 997 === 0 ? '\u0001' : i % 5 === 0 ? 'ñ' : 'x')).join('');
+  const text = `a|b\n${long(40_000)}|"${long(50_000).replaceAll('x', '"')}"\nx${long(16_383)}|"${'"'.repeat(32_768)}"\n`;
+  const file = inputFile('l.csv', text);
+  const src = readCsvRecords(file, { hasHeader: true });
+  const { table } = readCsv(file, { hasHeader: true, detectTypes: true });
+  const o: Layout = { pretty: true, width: 2, keys: ['a', 'b'], skipEmpty: false };
+  assert.equal(Buffer.from(csvJsonBytes(src, o, null)).toString(), Buffer.from(jsonBytes(table.rows.length, (r) => table.rows[r], o)).toString());
+});
