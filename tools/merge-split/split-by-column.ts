@@ -49,16 +49,9 @@ export default defineTool({
       const src = readCsvRecords(file, { hasHeader: true, report: ctx.message, maxCells: ctx.limits.maxCells });
       const col = findColumn(src.header, opts.column, ctx);
       const title = src.header?.[col] || columnLetter(col);
-      const groups = new Map<string, number>();
-      const partOf = new Int32Array(src.rowCount);
-      for (let j = 0; j < partOf.length; j++) {
-        const value = src.field(src.first + j, col);
-        let g = groups.get(value);
-        if (g === undefined) groups.set(value, (g = groups.size));
-        partOf[j] = g;
-      }
+      const { partOf, values } = src.groups(col);
       const header = keep ? src.header : src.header!.filter((_, i) => i !== col);
-      const names = [...groups.keys()].map((value) => named(value === '' ? null : value, title));
+      const names = values.map((value) => named(value === '' ? null : value, title));
       if (names.length === 0) names.push(ctx.name('empty'));
       const dropColumn = keep ? -1 : col;
       const bytes = writeCsvParts(src, partOf, names.length, { header: () => header, dropColumn });

@@ -54,6 +54,10 @@ test('records path: the same bytes, rows, titles, messages and errors as readCsv
         const got = writeAll(src, { header, dropColumn: col });
         assert.equal(latin(got), latin(writeCsv({ name: 't', header, rows, delimiter })), `${label} without column ${col}`);
         for (let k = src.first; k < src.size; k++) assert.equal(src.field(k, col), table.rows[k - src.first][col] ?? '', label);
+        // Grouped by the field's text, groups in order of first appearance.
+        const texts = table.rows.map((r) => (r[col] ?? '') as string);
+        const values = [...new Set(texts)];
+        assert.deepEqual(src.groups(col), { partOf: Int32Array.from(texts, (t) => values.indexOf(t)), values }, label);
       }
       // Typed as readCsv types them (excel-to-json reads CSV records one at a time).
       const typed = readCsv(file, { hasHeader, detectTypes: true }).table.rows;
