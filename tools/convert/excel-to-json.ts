@@ -28,14 +28,10 @@ interface Source {
 function readSource(file: InputFile, hasTitles: boolean, ctx: ToolContext): Source {
   if (extensionOf(file.name) === 'csv') {
     // Written from the CSV's bytes: a table of a million typed cells cost more in garbage collection than
-    // the JSON text took to write (tools/sheet/json-text.ts). Messages wait until the path is decided.
-    const held: Parameters<typeof ctx.message>[] = [];
-    const src = readCsvRecords(file, { hasHeader: hasTitles, report: (...m) => void held.push(m), maxCells: ctx.limits.maxCells });
-    if (src.lossless) {
-      for (const m of held) ctx.message(...m);
-      const rows = Array.from({ length: Math.min(src.rowCount, PREVIEW_ROWS) }, (_, r) => src.typedRow(src.first + r));
-      return { table: { name: src.name, header: src.header, rows, totalRows: src.rowCount }, count: src.rowCount, json: (o, titles) => csvJsonBytes(src, o, titles) };
-    }
+    // the JSON text took to write (tools/sheet/json-text.ts).
+    const src = readCsvRecords(file, { hasHeader: hasTitles, report: ctx.message, maxCells: ctx.limits.maxCells });
+    const rows = Array.from({ length: Math.min(src.rowCount, PREVIEW_ROWS) }, (_, r) => src.typedRow(src.first + r));
+    return { table: { name: src.name, header: src.header, rows, totalRows: src.rowCount }, count: src.rowCount, json: (o, titles) => csvJsonBytes(src, o, titles) };
   }
   const { tables, sheetNames } = readTables(file, { hasHeader: hasTitles, sheets: 'first', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
   const table = tables[0];

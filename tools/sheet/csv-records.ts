@@ -54,11 +54,6 @@ export class CsvRecords {
     readonly width: number,
     /** The titles padded to the width, or null. */
     readonly header: string[] | null,
-    /**
-     * False when the text had UTF-16 surrogates without their pair, which UTF-8 cannot hold (they became
-     * U+FFFD, as writeCsv writes them): a result that keeps them (JSON escapes them) must read the text.
-     */
-    readonly lossless = true,
   ) {}
 
   /** Index of the first data record. */
@@ -172,7 +167,7 @@ export class CsvRecords {
 }
 
 /** The file's text as UTF-8 bytes: the file itself when it is UTF-8 (after its BOM), else transcoded once. */
-function utf8Of(bytes: Uint8Array): { utf8: Buffer; encoding: TextEncodingName; lossless?: boolean } {
+function utf8Of(bytes: Uint8Array): { utf8: Buffer; encoding: TextEncodingName } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const bom = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   const body = buf.subarray(bom);
@@ -180,9 +175,9 @@ function utf8Of(bytes: Uint8Array): { utf8: Buffer; encoding: TextEncodingName; 
   if (!(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff) && (isAscii(body) || isUtf8(body))) {
     if (bom || guessUtf16(buf) === null) return { utf8: body, encoding: 'utf-8' };
   }
+  // The decoded text is well formed (TextDecoder turns a lone surrogate into U+FFFD), so UTF-8 holds it all.
   const { text, encoding } = decodeText(bytes);
-  const utf8 = Buffer.from(text, 'utf8');
-  return { utf8, encoding, lossless: (text as string & { isWellFormed(): boolean }).isWellFormed() };
+  return { utf8: Buffer.from(text, 'utf8'), encoding };
 }
 
 /** The first characters of the text, as detectDelimiter samples them (a character takes at most 3 bytes per
@@ -195,7 +190,7 @@ function sampleText(utf8: Buffer): string {
 export function readCsvRecords(file: InputFile, o: CsvRecordsReadOptions): CsvRecords {
   const report = o.report ?? silent;
   const option = o.option ?? 'file';
-  const { utf8, encoding, lossless = true } = utf8Of(file.bytes);
+  const { utf8, encoding } = utf8Of(file.bytes);
   if (!encoding.startsWith('utf-16') && Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).indexOf(0) >= 0) {
     throw new ToolError('invalid_file', { option, messageKey: 'error-details.binary', params: { name: file.name.slice(0, 200) } });
   }
@@ -238,11 +233,10 @@ export function readCsvRecords(file: InputFile, o: CsvRecordsReadOptions): CsvRe
     end - start,
     width,
     null,
-    lossless,
   );
   if (!o.hasHeader) return records;
   const { starts, ends, flags: f, size } = records;
-  return new CsvRecords(records.name, delimiter, encoding, utf8, starts, ends, records.counts, f, scan.literal, size, width, records.fields(0), lossless);
+  return new CsvRecords(records.name, delimiter, encoding, utf8, starts, ends, records.counts, f, scan.literal, size, width, records.fields(0));
 }
 
 function lineAt(b: Buffer, pos: number): number {

@@ -140,7 +140,7 @@ const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
  * writes for the rows readCsv types. A field is typed only when it may be a number, date or boolean (it
  * starts like one, or is as long as a boolean word), or when it is quoted; any other text is copied from the
  * file with JSON's escapes. Typed values never hold a byte outside ASCII, so a candidate read as Latin-1
- * types exactly as its UTF-8 text would. `src.lossless` must hold.
+ * types exactly as its UTF-8 text would.
  */
 export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string[] | null): Uint8Array {
   const p = pieces(o);

@@ -85,3 +85,20 @@ test('records path: a semicolon file keeps its semicolon, an unclosed quote is a
   assert.equal(src.delimiter, ';');
   assert.equal(Buffer.from(writeAll(src, { header: src.header })).toString(), '\uFEFFa;b\r\n"x;1";"""sin cerrar"\r\n2;3\r\n');
 });
+
+test('records path: maxCells counts the non-empty fields before padding, and the extent, as readCsv does', () => {
+  const ragged = 'a,b\n' + '1\n'.repeat(50) + 'x,' + ','.repeat(200) + 'y\n';
+  for (const [text, maxCells] of [
+    ['a,b,c\n1,2,3\n4,,6\n', 7],
+    ['a,b,c\n1,2,3\n4,,6\n', 8],
+    [ragged, 60],
+    [ragged, 20],
+    [ragged, 200],
+  ] as const) {
+    const file = inputFile('m.csv', text);
+    const a = outcome(() => readCsv(file, { hasHeader: true, detectTypes: false, maxCells }));
+    const b = outcome(() => readCsvRecords(file, { hasHeader: true, maxCells }));
+    assert.deepEqual(b.error, a.error, `${maxCells}`);
+    assert.equal(b.value?.rowCount, a.value?.table.rows.length);
+  }
+});
