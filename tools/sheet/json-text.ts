@@ -144,27 +144,44 @@ const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
  */
 export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string[] | null): Uint8Array {
   const p = pieces(o);
-  const prefix = p.prefix.map(utf8);
-  const commaPrefix = p.prefix.map((k) => utf8(',' + k));
+  // Every column's `"key": ` encoded once, end to end (a Uint8Array per key costs a wide table dearly).
+  const keys = new ByteOut(o.width * 16);
+  const keyAt = new Int32Array(o.width + 1);
+  for (let i = 0; i < o.width; i++) {
+    keyAt[i] = keys.at;
+    keys.text(p.prefix[i]);
+  }
+  keyAt[o.width] = keys.at;
+  const keyBytes = keys.buf;
   const rowStart = utf8(p.rowStart);
   const nextRowStart = utf8(',' + p.rowStart);
   const closeAfter = utf8(p.closeAfter);
   const close = utf8(p.close);
   const { bytes: b, starts, ends, literal } = src;
-  const d = src.delimiter.charCodeAt(0);
+  const delimiter = src.delimiter;
+  const d = delimiter.charCodeAt(0);
   const decimalComma = src.delimiter !== ',';
   const typing = { decimalComma };
   const dates = new Map<number, string>();
   const dateTexts = new Map<string, string>();
   const rows = src.rowCount + (titles ? 1 : 0);
-  let keyBytes = 0;
-  for (const k of commaPrefix) keyBytes += k.length;
-  const out = new ByteOut(b.length + 16 + rows * (keyBytes + o.width * 2 + 8));
+  const out = new ByteOut(b.length + 16 + rows * (keyAt[o.width] + o.width * 3 + 8));
+  /** The key of column `col`, after a comma unless it is the row's first value. */
+  const key = (col: number, first: boolean) => {
+    const from = keyAt[col];
+    const to = keyAt[col + 1];
+    out.room(to - from + 1);
+    const ob = out.buf;
+    let at = out.at;
+    if (!first) ob[at++] = COMMA;
+    for (let i = from; i < to; i++) ob[at++] = keyBytes[i];
+    out.at = at;
+  };
   out.ascii('[');
   if (titles) {
     out.put(rowStart);
     for (let i = 0; i < o.width; i++) {
-      out.put(i > 0 ? commaPrefix[i] : prefix[i]);
+      key(i, i === 0);
       out.text(stringText(titles[i]));
     }
     out.put(o.width > 0 ? closeAfter : close);
@@ -181,47 +198,51 @@ export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string
     for (;;) {
       const s = i;
       let ascii: string | null = null;
-      let text: string | null = null;
       let empty = false;
       if (i < end && b[i] === QUOTE && !(literal.size > 0 && literal.has(i))) {
         const c = b[i + 1];
-        if (c !== QUOTE ? !(CANDIDATE[c] || (c === COMMA && decimalComma)) : b[i + 2] === QUOTE) {
-          // Quoted text that cannot be typed (it starts with neither a number's nor a boolean's first
-          // character): copied with its escapes, `""` as one quote, while its end is looked for.
-          out.put(written++ > 0 ? commaPrefix[col] : prefix[col]);
+        let typed: Cell | undefined;
+        if (c !== QUOTE ? CANDIDATE[c] || (c === COMMA && decimalComma) : b[i + 2] !== QUOTE) {
+          // It may be typed (or be empty): its value read from the Latin-1 line (the quotes undone) is
+          // typed, and kept only when it is a number, date or boolean (all ASCII).
+          let value = '';
+          let at = i + 1 - start;
+          let seg = at;
+          for (;;) {
+            const q = line.indexOf('"', at);
+            if (line.charCodeAt(q + 1) === QUOTE) {
+              value += line.slice(seg, q + 1);
+              at = seg = q + 2;
+              continue;
+            }
+            value += line.slice(seg, q);
+            at = q + 1;
+            break;
+          }
+          let next = line.indexOf(delimiter, at);
+          if (next < 0) next = line.length;
+          value += line.slice(at, next);
+          typed = value === '' ? null : detectType(value, typing);
+          if (typeof typed === 'number') ascii = plainAsText(value) ? value : valueText(typed, dates);
+          else if (typed === null) empty = true;
+          else if (typeof typed !== 'string') ascii = valueText(typed, dates);
+          if (typeof typed !== 'string') i = start + next;
+        }
+        if (typed === undefined || typeof typed === 'string') {
+          // Text: copied from the bytes with its escapes, `""` as one quote, while its end is looked for.
+          key(col, written++ === 0);
           i = escapedQuoted(out, b, i, end, d);
           col++;
           if (i >= end) break;
           i++;
           continue;
         }
-        // Quoted: the value is decoded (the quotes undone), then typed like any other.
-        const value = src.field(k, col);
-        i++;
-        for (;;) {
-          if (b[i] === QUOTE) {
-            if (b[i + 1] === QUOTE) {
-              i += 2;
-              continue;
-            }
-            i++;
-            break;
-          }
-          i++;
-        }
-        while (i < end && b[i] !== d) i++;
-        if (value === '') empty = true;
-        else {
-          const typed = detectType(value, typing);
-          if (typeof typed === 'string') text = stringText(typed);
-          else ascii = valueText(typed, dates);
-        }
       } else {
         const c = i < end ? b[i] : d;
         if (c === d) empty = true;
         else if (!(CANDIDATE[c] || (c === COMMA && decimalComma))) {
           // Text for sure (nothing typed starts so): copied with its escapes while its end is looked for.
-          out.put(written++ > 0 ? commaPrefix[col] : prefix[col]);
+          key(col, written++ === 0);
           i = escapedUntil(out, b, i, end, d);
           col++;
           if (i >= end) break;
@@ -247,10 +268,9 @@ export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string
         }
       }
       if (!empty || !p.skip) {
-        out.put(written++ > 0 ? commaPrefix[col] : prefix[col]);
+        key(col, written++ === 0);
         if (empty) out.ascii('null');
         else if (ascii !== null) out.ascii(ascii);
-        else if (text !== null) out.text(text);
         else {
           out.room(6 * (i - s) + 2);
           escapedBytes(out, b, s, i);
@@ -262,7 +282,7 @@ export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string
     }
     for (; col < o.width; col++) {
       if (p.skip) continue;
-      out.put(written++ > 0 ? commaPrefix[col] : prefix[col]);
+      key(col, written++ === 0);
       out.ascii('null');
     }
     out.put(written > 0 ? closeAfter : close);
