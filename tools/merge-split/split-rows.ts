@@ -29,7 +29,8 @@ export default defineTool({
       // Records are copied as they are: no typing, no table (tools/sheet/csv-records.ts).
       const src = readCsvRecords(file, { hasHeader: opts['has-header'], report: ctx.message, maxCells: ctx.limits.maxCells });
       const parts = partsOf(src.rowCount);
-      const partOf = Int32Array.from({ length: src.rowCount }, (_, j) => Math.floor(j / size));
+      const partOf = new Int32Array(src.rowCount);
+      for (let j = 0; j < partOf.length; j++) partOf[j] = Math.floor(j / size);
       const bytes = writeCsvParts(src, partOf, parts.length, { header: (i) => (parts[i].titled ? src.header : null) });
       const files = parts.map((p, i) => ctx.file(`${p.name}.csv`, bytes[i]));
       return { files, preview: partPreview(src, partOf, 0, parts[0].name, src.header) };
