@@ -1,13 +1,14 @@
-// CSV to CSV without a table: split-rows and split-by-column keep every value's text exactly, so they need
-// neither typed cells nor a string per field. The file is read as UTF-8 bytes (transcoded once when it is
-// UTF-16 or Windows-1252) and cut into records (quote-aware); a record whose bytes are already what writeCsv
-// would write for its fields is copied as it is, any other one is split into fields and written as writeCsv
-// writes it. Every rule of readCsv holds: the same delimiter, the same records and fields, blank records
-// trimmed at both ends, maxCells counted before padding, the same messages in the same order.
+// A CSV without a table: split-rows and split-by-column (CSV to CSV) keep every value's text exactly, and
+// excel-to-json writes its JSON straight from the file (tools/sheet/json-text.ts), so none of them needs a
+// string per field or a row per record. The file is read as UTF-8 bytes (transcoded once when it is UTF-16 or
+// Windows-1252) and cut into records (quote-aware); a record whose bytes are already what writeCsv would
+// write for its fields is copied as it is, any other one is split into fields and written as writeCsv writes
+// it. Every rule of readCsv holds: the same delimiter, the same records and fields, blank records trimmed at
+// both ends, maxCells counted before padding, the same messages in the same order
+// (test/tools/sheet/csv-records.test.ts compares both on generated files).
 //
-// Measured on 100,000 rows × 10 columns (12 MB): the table path spent ~60 ms decoding and splitting, ~90 ms
-// building strings and arrays and ~60 ms of garbage collection per run, and held ~100 MB; this path reads in
-// ~25 ms and holds the input and the output bytes only.
+// Measured on 100,000 rows × 10 columns (12 MB), split-rows in 10 parts: ~400 → ~130 ms, of which ~60 ms is
+// now the ZIP's deflate; peak memory over the runtime 127 → 40 MB (the input, the parts and the ZIP).
 import { isAscii, isUtf8 } from 'node:buffer';
 import { DEFAULT_TOOL_LIMITS } from '../core/config.ts';
 import { ToolError } from '../core/errors.ts';
@@ -108,7 +109,7 @@ export class CsvRecords {
    * The data records grouped by the text of field `col`: `partOf[j]` is the group of data record j, and
    * `values[g]` the text of group g, groups in order of first appearance ('' is the empty group). An
    * unquoted field is matched by its bytes (a hash, then the bytes compared) and decoded once per group;
-   * measured 2× faster than decoding every record's field.
+   * measured 1.5× faster than decoding every record's field.
    */
   groups(col: number): { partOf: Int32Array; values: string[] } {
     const { bytes: b, first, literal } = this;
