@@ -165,7 +165,9 @@ export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string
   const dates = new Map<number, string>();
   const dateTexts = new Map<string, string>();
   const rows = src.rowCount + (titles ? 1 : 0);
-  const out = new ByteOut(b.length + 16 + rows * (keyAt[o.width] + o.width * 3 + 8));
+  // Every key and value written once, as without skip-empty-values; with it, the size of a sparse table's
+  // JSON is unknown (empty cells write nothing), and the buffer grows from the file's size.
+  const out = new ByteOut(p.skip ? b.length * 2 + 1024 : b.length + 16 + rows * (keyAt[o.width] + o.width * 3 + 8));
   /** The key of column `col`, after a comma unless it is the row's first value. */
   const key = (col: number, first: boolean) => {
     const from = keyAt[col];
