@@ -9,6 +9,7 @@ import { execute, type RunResult } from './execute.ts';
 import type { InputFile } from './files.ts';
 import { fullGc, RECLAIM } from './reclaim.ts';
 import { getTool } from './registry.ts';
+import { transferables } from './transfer.ts';
 
 export interface Job {
   toolId: string;
@@ -89,7 +90,9 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
       timer = setTimeout(() => ac.abort(), limits.JOB_TIMEOUT_S * 1000);
     });
     try {
-      const reply = (await pool!.run({ ...job, limits: toolLimitsOf(limits), started: startedPort }, { signal: ac.signal, transferList: [startedPort] })) as JobReply;
+      // The uploads go to the worker without a copy: once posted, this thread never reads them again.
+      const transferList = [startedPort, ...transferables(job.files.map((f) => f.bytes))];
+      const reply = (await pool!.run({ ...job, limits: toolLimitsOf(limits), started: startedPort }, { signal: ac.signal, transferList })) as JobReply;
       if (!reply.ok) throw new ToolError(reply.code, { option: reply.option, messageKey: reply.messageKey, params: reply.params });
       return reply.result;
     } catch (err) {

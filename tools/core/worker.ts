@@ -5,6 +5,7 @@ import { execute } from './execute.ts';
 import type { Job, JobReply } from './jobs.ts';
 import { fullGc, isReclaim, type Reclaim } from './reclaim.ts';
 import { getTool } from './registry.ts';
+import { movable, transferables } from './transfer.ts';
 
 /** Runs after which an idle worker is replaced rather than collected: what its heap grew to is let go whole. */
 export const RECYCLE_AFTER_RUNS = 200;
@@ -23,7 +24,8 @@ export default async function runJob(job: Job | Reclaim): Promise<JobReply | nul
   job.started?.close();
   try {
     const result = await execute(getTool(job.toolId), job.files, job.opts, { lang: resolveLang(job.lang), download: job.download, limits: job.limits });
-    return { ok: true, result };
+    // The run is over: nothing here reads its result again, so its buffers can leave this thread.
+    return movable<JobReply>({ ok: true, result }, transferables(result.files.map((f) => f.bytes)));
   } catch (err) {
     const e = asToolError(err);
     // Everything the Error body is made from crosses back; the cause stays here (logged by asToolError).

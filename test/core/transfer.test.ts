@@ -1,0 +1,41 @@
+// File buffers cross to and from job workers by transfer when that is safe, and by copy otherwise: a big
+// upload leaves the main thread (no second copy), a small Buffer that may share Node's pool is never detached.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseConfig } from '../../tools/core/config.ts';
+import { createJobRunner } from '../../tools/core/jobs.ts';
+import { TRANSFER_MIN_BYTES, transferables } from '../../tools/core/transfer.ts';
+import { bigCsv } from '../helpers/generate.ts';
+import { readXlsx } from '../helpers/read-xlsx.ts';
+
+test('transferables: only whole buffers past the threshold, each once', () => {
+  const big = new Uint8Array(TRANSFER_MIN_BYTES);
+  const sameBuffer = new Uint8Array(big.buffer);
+  const pooled = Buffer.from('id,a\n1,2\n');
+  const slice = new Uint8Array(TRANSFER_MIN_BYTES * 2).subarray(1);
+  const small = new Uint8Array(TRANSFER_MIN_BYTES - 1);
+  assert.deepEqual(transferables([big, sameBuffer, pooled, slice, small]), [big.buffer]);
+});
+
+test('jobs: a big upload is handed to the worker and its result handed back; a small pooled one stays readable', async () => {
+  const jobs = createJobRunner(parseConfig({ MAX_JOBS: '1' }), 'workers');
+  try {
+    const csv = bigCsv(5_000);
+    const big = new Uint8Array(Buffer.byteLength(csv));
+    Buffer.from(big.buffer).write(csv);
+    assert.ok(big.byteLength >= TRANSFER_MIN_BYTES);
+    const result = await jobs.run({ toolId: 'csv-to-excel', files: [{ name: 'grande.csv', bytes: big }], opts: { 'has-header': true, 'detect-types': true }, lang: 'es', download: true });
+    assert.equal(big.byteLength, 0, 'the upload was moved, not copied');
+    const sheet = (await readXlsx(result.files[0].bytes))[0];
+    assert.equal(sheet.rows.length, 5_001);
+    assert.equal(sheet.rows[5_000][1], 'Bilbao');
+
+    const pooled = Buffer.from('id,ciudad\n1,Sevilla\n');
+    const text = pooled.toString();
+    const small = await jobs.run({ toolId: 'csv-to-excel', files: [{ name: 'p.csv', bytes: new Uint8Array(pooled.buffer, pooled.byteOffset, pooled.byteLength) }], opts: { 'has-header': true, 'detect-types': true }, lang: 'es', download: true });
+    assert.equal(pooled.toString(), text, 'a Buffer from the shared pool is copied, never detached');
+    assert.equal((await readXlsx(small.files[0].bytes))[0].rows[1][1], 'Sevilla');
+  } finally {
+    await jobs.close();
+  }
+});
