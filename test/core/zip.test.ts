@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { zipFiles } from '../../tools/core/output.ts';
+import { zipBuilder } from '../../tools/core/zip-entry.ts';
 
 const PY = `
 import sys, zipfile
@@ -37,6 +38,37 @@ test('zipFiles: text deflated in several pieces, compressed formats stored, empt
       'libro.xlsx 0 7 2000 PK\u0003\u0004\t\t\t',
       'vacío.csv 8 0 2000',
     ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('zipBuilder.deflatedText: a repeated part deflated once gives the same archive; different texts never share bytes', () => {
+  const build = (styles: string, sheet: string) => {
+    const zip = zipBuilder();
+    zip.deflatedText('xl/styles.xml', 4, styles);
+    zip.deflated('xl/worksheets/sheet1.xml', 4, (push) => push(sheet));
+    zip.deflatedText('docProps/app.xml', 4, 'ñ€'.repeat(20_000)); // past the memo's size bound: deflated each time
+    return zip.finish();
+  };
+  const first = build('<styleSheet>uno</styleSheet>', '<sheetData>1</sheetData>');
+  const again = build('<styleSheet>uno</styleSheet>', '<sheetData>1</sheetData>');
+  const other = build('<styleSheet>dos</styleSheet>', '<sheetData>2</sheetData>');
+  assert.deepEqual(again, first);
+  const dir = mkdtempSync(join(tmpdir(), 'zip-'));
+  try {
+    const lines = (bytes: Uint8Array, name: string) => {
+      writeFileSync(join(dir, name), bytes);
+      return execFileSync('python3', ['-c', PY, join(dir, name)], { encoding: 'utf8' }).trim().split('\n');
+    };
+    assert.deepEqual(lines(again, 'a.zip'), [
+      'xl/styles.xml 8 28 2000 <styleSheet>',
+      'xl/worksheets/sheet1.xml 8 24 2000 <sheetData>1',
+      `docProps/app.xml 8 100000 2000 ${Buffer.from('ñ€'.repeat(3)).subarray(0, 12).toString('latin1')}`,
+    ]);
+    assert.deepEqual(lines(other, 'b.zip').slice(0, 2), ['xl/styles.xml 8 28 2000 <styleSheet>', 'xl/worksheets/sheet1.xml 8 24 2000 <sheetData>2']);
+    const styles = execFileSync('python3', ['-c', 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("xl/styles.xml").decode())', join(dir, 'b.zip')], { encoding: 'utf8' });
+    assert.equal(styles.trim(), '<styleSheet>dos</styleSheet>');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

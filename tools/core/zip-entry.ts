@@ -66,6 +66,48 @@ export class ZlibEntry implements ZipInputFile {
   }
 }
 
+/** An entry whose deflated bytes are already known. */
+class DeflatedEntry implements ZipInputFile {
+  compression = 8;
+  mtime = ZIP_MTIME;
+  ondata!: AsyncFlateStreamHandler;
+  constructor(
+    readonly filename: string,
+    readonly size: number,
+    readonly crc: number,
+    readonly flag: number,
+  ) {}
+}
+
+interface Deflated {
+  size: number;
+  crc: number;
+  flag: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * Small parts that repeat from one result to the next (an xlsx's content types, relationships, styles) are
+ * deflated once per worker: for a 10 KB CSV -> xlsx, starting zlib for each of them cost more than the sheet.
+ * Bounded in count and size, and emptied when full, so hostile sheet names cannot grow it.
+ */
+const MEMO_MAX_TEXT = 16 * 1024;
+const MEMO_MAX_ENTRIES = 64;
+const memo = new Map<string, Deflated>();
+
+function deflateText(text: string, level: number): Deflated {
+  const key = `${level}:${text}`;
+  const known = memo.get(key);
+  if (known) return known;
+  const data = Buffer.from(text, 'utf8');
+  const done: Deflated = { size: data.length, crc: crc32(data), flag: new ZlibEntry('', level).flag, bytes: new Uint8Array(deflateRawSync(data, { level })) };
+  if (text.length <= MEMO_MAX_TEXT) {
+    if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
+    memo.set(key, done);
+  }
+  return done;
+}
+
 /** Builds a ZIP: `add` each entry's content, then `finish` for the bytes. */
 export function zipBuilder() {
   const chunks: Uint8Array[] = [];
@@ -80,6 +122,13 @@ export function zipBuilder() {
       zip.add(entry);
       write((c) => entry.write(c));
       entry.end();
+    },
+    /** A deflated entry of a short text, deflated once for all the results that repeat it. */
+    deflatedText(path: string, level: number, text: string): void {
+      const d = deflateText(text, level);
+      const entry = new DeflatedEntry(path, d.size, d.crc, d.flag);
+      zip.add(entry);
+      entry.ondata(null, d.bytes, true);
     },
     /** An entry stored as it is: for content that is already compressed. */
     stored(path: string, bytes: Uint8Array): void {

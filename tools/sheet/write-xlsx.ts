@@ -232,7 +232,7 @@ export function writeXlsx(tables: SheetTable[], ctx: Localizer): Uint8Array {
   const list: SheetTable[] = tables.length > 0 ? tables : [{ name: '', header: null, rows: [] }];
   const names = sheetNames(list.map((t) => t.name), ctx.name('sheet'));
   const zip = zipBuilder();
-  for (const [path, xml] of Object.entries(packageXml(names))) zip.deflated(path, LEVEL, (push) => push(xml));
+  for (const [path, xml] of Object.entries(packageXml(names))) zip.deflatedText(path, LEVEL, xml);
   list.forEach((t, i) => zip.deflated(`xl/worksheets/sheet${i + 1}.xml`, LEVEL, (push) => writeSheet(t, push)));
   return zip.finish();
 }
