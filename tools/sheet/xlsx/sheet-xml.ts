@@ -64,6 +64,7 @@ class SheetHandler implements XmlHandler {
   private readonly dateKeys = new Float64Array(DATE_SLOTS).fill(NaN);
   /** Per column, the texts seen so far; null once the column has too many to be worth it. */
   private readonly texts: (Map<string, string> | null | undefined)[] = [];
+  private textsKept = 0;
 
   constructor(private readonly ctx: SheetContext) {}
 
@@ -82,7 +83,10 @@ class SheetHandler implements XmlHandler {
     const same = seen.get(text);
     if (same !== undefined) return same;
     if (seen.size >= DISTINCT_TEXTS) this.texts[this.cellCol] = null;
-    else seen.set(text, text);
+    else if (this.textsKept < KEPT_TEXTS) {
+      seen.set(text, text);
+      this.textsKept++;
+    }
     return text;
   }
 
@@ -254,9 +258,13 @@ class SheetHandler implements XmlHandler {
   }
 }
 
-/** Texts looked up for a column before it counts as one of distinct values; and the longest looked up. */
+/**
+ * Texts looked up for a column before it counts as one of distinct values; the longest looked up; and the texts
+ * kept for all columns together (a sheet of thousands of columns cannot make the lookups cost more than the cells).
+ */
 const DISTINCT_TEXTS = 1024;
 const SHORT_TEXT = 100;
+const KEPT_TEXTS = 65_536;
 
 /** Slots of the shared-date table (a power of two). */
 const DATE_SLOTS = 4096;
