@@ -83,7 +83,7 @@ interface Deflated {
   size: number;
   crc: number;
   flag: number;
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
 }
 
 /**
