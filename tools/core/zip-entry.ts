@@ -10,6 +10,9 @@ export const ZIP_MTIME = new Date('2000-01-01T00:00:00Z');
 /** Text gathered before it is encoded and deflated: pieces this big lose nothing measurable to the restart. */
 const PIECE_BYTES = 1 << 20;
 
+const STAGING_MIN = 64 * 1024;
+const STAGING_MAX = 2 * PIECE_BYTES;
+
 /**
  * A ZIP entry deflated by zlib as its content comes. Each piece is deflated on its own and ends with a sync
  * flush (byte aligned, not final), so the pieces concatenate into one valid deflate stream; the last one ends it.
@@ -22,9 +25,9 @@ export class ZlibEntry implements ZipInputFile {
   flag: number;
   mtime = ZIP_MTIME;
   ondata!: AsyncFlateStreamHandler;
-  private text = '';
-  private bytes: Uint8Array[] = [];
-  private pendingBytes = 0;
+  /** Content not deflated yet, encoded into one buffer of this entry (allocated at its first write). */
+  private staging: Buffer | null = null;
+  private used = 0;
   constructor(
     readonly filename: string,
     private readonly level = 4,
@@ -34,32 +37,40 @@ export class ZlibEntry implements ZipInputFile {
 
   write(chunk: string | Uint8Array): void {
     if (typeof chunk === 'string') {
-      this.text += chunk;
-      if (this.text.length >= PIECE_BYTES) this.deflate(false);
+      // At most 3 bytes per UTF-16 unit.
+      if (chunk.length * 3 > PIECE_BYTES) return void this.write(Buffer.from(chunk, 'utf8'));
+      this.room(chunk.length * 3);
+      this.used += this.staging!.write(chunk, this.used, 'utf8');
     } else {
-      if (this.text) this.flushText();
-      this.bytes.push(chunk);
-      this.pendingBytes += chunk.length;
-      if (this.pendingBytes >= PIECE_BYTES) this.deflate(false);
+      for (let at = 0; at < chunk.length; ) {
+        this.room(1);
+        const n = Math.min(chunk.length - at, this.staging!.length - this.used);
+        this.staging!.set(chunk.subarray(at, at + n), this.used);
+        this.used += n;
+        at += n;
+      }
     }
+    if (this.used >= PIECE_BYTES) this.deflate(false);
   }
 
   end(): void {
     this.deflate(true);
   }
 
-  private flushText(): void {
-    const b = Buffer.from(this.text, 'utf8');
-    this.text = '';
-    this.bytes.push(b);
-    this.pendingBytes += b.length;
+  /** Makes room for `bytes` more: the buffer grows by doubling up to two pieces, so a small part never reserves 2 MB. */
+  private room(bytes: number): void {
+    if (this.used + bytes > STAGING_MAX) this.deflate(false);
+    const need = this.used + bytes;
+    if (this.staging && need <= this.staging.length) return;
+    const next = Buffer.allocUnsafeSlow(Math.min(STAGING_MAX, Math.max(STAGING_MIN, 2 ** Math.ceil(Math.log2(need)))));
+    if (this.staging) this.staging.copy(next, 0, 0, this.used);
+    this.staging = next;
   }
 
   private deflate(final: boolean): void {
-    if (this.text) this.flushText();
-    const data = this.bytes.length === 1 ? this.bytes[0] : Buffer.concat(this.bytes);
-    this.bytes = [];
-    this.pendingBytes = 0;
+    const data = this.staging ? this.staging.subarray(0, this.used) : Buffer.alloc(0);
+    this.used = 0;
+    if (final) this.staging = null;
     this.size += data.length;
     this.crc = crc32(data, this.crc);
     this.ondata(null, deflateRawSync(data, { level: this.level, finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH }), final);
