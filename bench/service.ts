@@ -11,6 +11,7 @@ import type { ToolLimits } from '../tools/core/config.ts';
 import { ToolError } from '../tools/core/errors.ts';
 import { execute, type RunResult } from '../tools/core/execute.ts';
 import type { InputFile } from '../tools/core/files.ts';
+import { JOB_YOUNG_GENERATION_MB } from '../tools/core/jobs.ts';
 import { getTool } from '../tools/core/registry.ts';
 import { optionsSchema, parseOptions } from '../tools/core/schema.ts';
 import { procMemory, resetPeak } from './measure.ts';
@@ -71,7 +72,9 @@ export interface ChildRun extends ServiceRun {
 export function runServiceChild(spec: ServiceSpec, paths: string[], timeoutMs: number): Promise<ChildRun> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'one-run.ts'), JSON.stringify({ ...spec, files: paths })], {
+    // The same young generation as a job worker's (a third of it is one semi-space), so the peak is the service's.
+    const semiSpace = `--max-semi-space-size=${JOB_YOUNG_GENERATION_MB / 3}`;
+    const child = spawn(process.execPath, [semiSpace, '--import', 'tsx', join(ROOT, 'bench', 'one-run.ts'), JSON.stringify({ ...spec, files: paths })], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

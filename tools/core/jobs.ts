@@ -52,6 +52,13 @@ export const WORKER_START_S = 30;
 /** Once no run has been in progress for this long, the main thread and a warm worker collect (reclaim.ts). */
 export const RECLAIM_AFTER_MS = 5_000;
 
+/**
+ * A job worker's young generation (V8's default is 48 MB: three 16 MB semi-spaces' worth). Garbage waiting
+ * there counts in a run's peak memory; 24 MB took 15-20 MB off every tabular task's peak at the same speed,
+ * 12 MB gained nothing more, and much smaller made runs grow instead (objects promoted before they die).
+ */
+export const JOB_YOUNG_GENERATION_MB = 24;
+
 type Limits = Pick<Config, 'MAX_JOBS' | 'JOB_TIMEOUT_S' | 'JOB_MEMORY_MB' | 'MAX_CELLS' | 'PDF_MAX_ROWS'>;
 
 /** Worker pool runner; `inline` runs in this thread instead (tests that exercise tools, not isolation). */
@@ -63,7 +70,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
           minThreads: 1,
           maxThreads: limits.MAX_JOBS,
           idleTimeout: WORKER_IDLE_MS,
-          resourceLimits: { maxOldGenerationSizeMb: limits.JOB_MEMORY_MB },
+          resourceLimits: { maxOldGenerationSizeMb: limits.JOB_MEMORY_MB, maxYoungGenerationSizeMb: JOB_YOUNG_GENERATION_MB },
         })
       : null;
   // Piscina re-emits a worker's error on the pool when no run is attached to it any more, e.g. a worker
