@@ -430,30 +430,38 @@ function splitRecord(b: Buffer, start: number, end: number, d: number, literal: 
 /** The fields of one record's text in which every opening quote closes (no quote read as a plain character). */
 function splitLine(line: string, delimiter: string): string[] {
   const out: string[] = [];
-  const n = line.length;
-  let i = 0;
-  for (;;) {
-    let value = '';
-    if (line.charCodeAt(i) === QUOTE) {
-      let seg = ++i;
-      for (;;) {
-        const q = line.indexOf('"', i);
-        if (line.charCodeAt(q + 1) === QUOTE) {
-          value += line.slice(seg, q + 1);
-          i = seg = q + 2;
-          continue;
-        }
-        value += line.slice(seg, q);
-        i = q + 1;
-        break;
-      }
-    }
-    let next = line.indexOf(delimiter, i);
-    if (next < 0) next = n;
-    out.push(next > i ? value + line.slice(i, next) : value);
-    if (next >= n) return out;
+  for (let i = 0; ; ) {
+    const { value, next } = fieldAt(line, i, delimiter);
+    out.push(value);
+    if (next >= line.length) return out;
     i = next + 1;
   }
+}
+
+/**
+ * The field that starts at `i` of a record's text in which every opening quote closes: its quotes undone
+ * (`""` as one quote), and whatever follows the closing quote up to the delimiter kept as it is; `next` is
+ * where the delimiter (or the end of the text) is.
+ */
+export function fieldAt(line: string, i: number, delimiter: string): { value: string; next: number } {
+  let value = '';
+  if (line.charCodeAt(i) === QUOTE) {
+    let seg = ++i;
+    for (;;) {
+      const q = line.indexOf('"', i);
+      if (line.charCodeAt(q + 1) === QUOTE) {
+        value += line.slice(seg, q + 1);
+        i = seg = q + 2;
+        continue;
+      }
+      value += line.slice(seg, q);
+      i = q + 1;
+      break;
+    }
+  }
+  let next = line.indexOf(delimiter, i);
+  if (next < 0) next = line.length;
+  return { value: next > i ? value + line.slice(i, next) : value, next };
 }
 
 /** How writeCsv writes one row of texts: quoted when they hold the delimiter, a quote, CR or LF. */

@@ -9,7 +9,7 @@
 import { joinBytes } from '../core/bytes.ts';
 import type { Cell } from '../core/table.ts';
 import { csvText } from './csv.ts';
-import type { CsvRecords } from './csv-records.ts';
+import { fieldAt, type CsvRecords } from './csv-records.ts';
 import { detectType } from './detect-type.ts';
 
 export interface Layout {
@@ -207,23 +207,7 @@ export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string
         if (c !== QUOTE ? CANDIDATE[c] || (c === COMMA && decimalComma) : b[i + 2] !== QUOTE) {
           // It may be typed (or be empty): its value read from the Latin-1 line (the quotes undone) is
           // typed, and kept only when it is a number, date or boolean (all ASCII).
-          let value = '';
-          let at = i + 1 - start;
-          let seg = at;
-          for (;;) {
-            const q = line.indexOf('"', at);
-            if (line.charCodeAt(q + 1) === QUOTE) {
-              value += line.slice(seg, q + 1);
-              at = seg = q + 2;
-              continue;
-            }
-            value += line.slice(seg, q);
-            at = q + 1;
-            break;
-          }
-          let next = line.indexOf(delimiter, at);
-          if (next < 0) next = line.length;
-          value += line.slice(at, next);
+          const { value, next } = fieldAt(line, i - start, delimiter);
           typed = value === '' ? null : detectType(value, typing);
           if (typeof typed === 'number') ascii = plainAsText(value) ? value : valueText(typed, dates);
           else if (typed === null) empty = true;
