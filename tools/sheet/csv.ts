@@ -10,7 +10,7 @@ import { DEFAULT_TOOL_LIMITS } from '../core/config.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf, type InputFile } from '../core/files.ts';
 import { isoDate, type Cell, type Row, type Table } from '../core/table.ts';
-import { detectType } from './detect-type.ts';
+import { detectType, type DetectOptions } from './detect-type.ts';
 import { isoTime, isTimeOnly } from './excel-date.ts';
 import { silent, type Report } from './report.ts';
 import { ColumnTexts, RecentDates } from './shared-cells.ts';
@@ -64,7 +64,7 @@ export function guessUtf16(b: Uint8Array): 'utf-16le' | 'utf-16be' | null {
 }
 
 export interface ParsedCsv {
-  /** Every record as raw field texts; a blank line is `['']`. A final line end adds no record. */
+  /** Every record as raw field texts (its cells, with a finisher); a blank line is `['']`. A final line end adds no record. */
   rows: string[][];
   /** 1-based lines where a quote opened and never closed; that quote was read as a plain character. */
   unclosedQuotes: number[];
@@ -74,11 +74,14 @@ const QUOTE = 34;
 const CR = 13;
 const LF = 10;
 
-/** Splits CSV text into records and fields with a one-character delimiter. */
-export function parseCsv(text: string, delimiter: string, maxRows = Infinity): ParsedCsv {
+/**
+ * Splits CSV text into records and fields with a one-character delimiter. With `finisher`, each record is handed
+ * to a finish function as soon as it ends, to be turned into its cells in place (a new one for each pass).
+ */
+export function parseCsv(text: string, delimiter: string, maxRows = Infinity, finisher?: () => (record: string[]) => void): ParsedCsv {
   const literal = new Set<number>();
   for (;;) {
-    const res = parseOnce(text, delimiter.charCodeAt(0), literal, maxRows);
+    const res = parseOnce(text, delimiter.charCodeAt(0), literal, maxRows, finisher?.());
     if (res.unclosedAt < 0) {
       const unclosedQuotes = [...literal].sort((a, b) => a - b).map((pos) => lineAt(text, pos));
       return { rows: res.rows, unclosedQuotes };
@@ -101,7 +104,13 @@ function lineAt(text: string, pos: number): number {
 // CR and LF positions are remembered and searched again only once the scan has passed them.
 // Each record starts as long as the one before (most are as wide): a record grown from `[]` by push holds 17
 // slots for 10 fields, 56 bytes a row more than one sized once. It is cut to its fields when it ends.
-function parseOnce(text: string, delim: number, literal: Set<number>, maxRows: number): { rows: string[][]; unclosedAt: number } {
+function parseOnce(
+  text: string,
+  delim: number,
+  literal: Set<number>,
+  maxRows: number,
+  finish: ((record: string[]) => void) | undefined,
+): { rows: string[][]; unclosedAt: number } {
   const rows: string[][] = [];
   const n = text.length;
   const delimChar = String.fromCharCode(delim);
@@ -146,6 +155,7 @@ function parseOnce(text: string, delim: number, literal: Set<number>, maxRows: n
     }
     i += i === nextCr && text.charCodeAt(i + 1) === LF ? 2 : 1;
     if (row.length !== k) row.length = k;
+    if (finish !== undefined) finish(row);
     rows.push(row);
     row = new Array<string>(k);
     k = 0;
@@ -153,6 +163,7 @@ function parseOnce(text: string, delim: number, literal: Set<number>, maxRows: n
   }
   if (k > 0) {
     if (row.length !== k) row.length = k;
+    if (finish !== undefined) finish(row);
     rows.push(row);
   }
   return { rows, unclosedAt: -1 };
@@ -170,7 +181,8 @@ const DETECT_ORDER = ['\t', ';', '|', ','];
 const SAMPLE_CHARS = 65_536;
 const SAMPLE_ROWS = 100;
 
-const isBlank = (r: string[]) => r.every((f) => f === '');
+// A blank record is `['']`, or `[null]` once made into cells.
+const isBlank = (r: readonly Cell[]) => r.every((f) => f === '' || f === null);
 
 /**
  * The delimiter among comma, semicolon, tab and pipe that splits the first records into the most consistent
@@ -225,7 +237,9 @@ export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
   }
   if (encoding === 'windows-1252') report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
   const delimiter = o.delimiter ?? detectDelimiter(text);
-  const parsed = parseCsv(text, delimiter);
+  // Records are typed as they are parsed: their field texts die young instead of all living at once with the
+  // whole text (100,000 rows: ~50 MB of fields and arrays at the end of parsing).
+  const parsed = parseCsv(text, delimiter, Infinity, () => cellMaker(o.hasHeader, o.detectTypes, { decimalComma: delimiter !== ',' }));
   if (parsed.unclosedQuotes.length > 0) {
     report('warning', 'csv_unclosed_quote', { name: file.name, line: parsed.unclosedQuotes[0], count: parsed.unclosedQuotes.length });
   }
@@ -244,7 +258,7 @@ export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
   let used = 0;
   for (const r of raw) {
     if (r.length > width) width = r.length;
-    for (const f of r) if (f !== '') used++;
+    for (const f of r) if (f !== '' && f !== null) used++;
   }
   checkCells(used, raw.length, width, o.maxCells ?? DEFAULT_TOOL_LIMITS.maxCells, file.name, o.option ?? 'file');
   const expected = raw.length > 0 ? raw[0].length : 0;
@@ -261,21 +275,39 @@ export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
     report('warning', 'ragged_rows', { name: file.name, count: ragged, row: start + firstRagged + 1, found, expected, width });
   }
 
-  const typing = { decimalComma: delimiter !== ',' };
-  const detect = o.detectTypes;
   const name = baseNameOf(file.name);
   let header: string[] | null = null;
   if (o.hasHeader) {
     const h = raw[0];
-    header = Array.from({ length: width }, (_, i) => ownText(h[i] ?? ''));
+    header = Array.from({ length: width }, (_, i) => (h[i] as string | undefined) ?? '');
   }
-  // Each parsed record becomes its row in place (typed, then padded): no second array per row. Repeated texts
-  // of a column and equal dates share one value (shared-cells.ts).
-  const texts = new ColumnTexts(ownText);
-  const dates = new RecentDates();
+  // Each record is its row already (cellMaker), padded here: no second array per row.
   for (let r = o.hasHeader ? 1 : 0; r < raw.length; r++) {
     const cells: Cell[] = raw[r];
+    for (let i = cells.length; i < width; i++) cells.push(null);
+  }
+  const rows: Row[] = o.hasHeader ? raw.slice(1) : raw;
+  return { table: { name, header, rows }, encoding, delimiter };
+}
+
+/**
+ * Turns each record into its row in place: empty fields null, the rest typed when `detect`; the header (the
+ * first record that is not blank, when there is one) stays text. Repeated texts of a column and equal dates
+ * share one value (shared-cells.ts).
+ */
+function cellMaker(hasHeader: boolean, detect: boolean, typing: DetectOptions): (record: string[]) => void {
+  const texts = new ColumnTexts(ownText);
+  const dates = new RecentDates();
+  let header = hasHeader;
+  return (record) => {
+    const cells: Cell[] = record;
     const len = cells.length;
+    if (header) {
+      if (isBlank(record)) return;
+      header = false;
+      for (let i = 0; i < len; i++) cells[i] = ownText(record[i]);
+      return;
+    }
     for (let i = 0; i < len; i++) {
       const s = cells[i] as string;
       if (s === '') {
@@ -285,10 +317,7 @@ export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
       const v = detect ? detectType(s, typing) : s;
       cells[i] = typeof v === 'string' ? texts.share(i, v) : v instanceof Date ? dates.share(v) : v;
     }
-    for (let i = len; i < width; i++) cells.push(null);
-  }
-  const rows: Row[] = o.hasHeader ? raw.slice(1) : raw;
-  return { table: { name, header, rows }, encoding, delimiter };
+  };
 }
 
 /**

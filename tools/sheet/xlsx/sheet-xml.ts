@@ -11,6 +11,7 @@
 // - `d` (ISO dates, written only by a few tools) and unknown types go to SheetJS, as do cell references that
 //   are not plain `A1` style within Excel's grid.
 import type { Cell } from '../../core/table.ts';
+import { ColumnTexts, RecentDates } from '../shared-cells.ts';
 import { numberCell, type DateKind } from './number-format.ts';
 import { damaged, NeedsFallback } from './package-error.ts';
 import type { SheetGrid } from './sheet-grid.ts';
@@ -60,34 +61,18 @@ class SheetHandler implements XmlHandler {
   private phonetic = 0;
   private inlineText = '';
   private readonly attr = new AttrCursor();
-  private readonly dates = new Array<Date | undefined>(DATE_SLOTS);
-  private readonly dateKeys = new Float64Array(DATE_SLOTS).fill(NaN);
-  /** Per column, the texts seen so far; null once the column has too many to be worth it. */
-  private readonly texts: (Map<string, string> | null | undefined)[] = [];
-  private textsKept = 0;
+  private readonly dates = new RecentDates();
+  private readonly texts = new ColumnTexts();
 
   constructor(private readonly ctx: SheetContext) {}
 
   /**
    * Text written in the cell itself (inline strings, as this service writes every text, and formula results):
    * one string per distinct text of a column while the column keeps repeating itself, as a shared-string table
-   * would give (100,000 rows of this service's own output: about 6 MB less). A column past DISTINCT_TEXTS
-   * different texts (names, e-mails) stops being looked up.
+   * would give (100,000 rows of this service's own output: about 6 MB less), bounded (shared-cells.ts).
    */
   private textCell(text: string): string | null {
-    if (text === '') return null;
-    if (text.length > SHORT_TEXT) return text;
-    let seen = this.texts[this.cellCol];
-    if (seen === null) return text;
-    if (seen === undefined) seen = this.texts[this.cellCol] = new Map();
-    const same = seen.get(text);
-    if (same !== undefined) return same;
-    if (seen.size >= DISTINCT_TEXTS) this.texts[this.cellCol] = null;
-    else if (this.textsKept < KEPT_TEXTS) {
-      seen.set(text, text);
-      this.textsKept++;
-    }
-    return text;
+    return text === '' ? null : this.texts.share(this.cellCol, text);
   }
 
   /**
@@ -97,13 +82,10 @@ class SheetHandler implements XmlHandler {
    */
   private dateCell(n: number, kind: DateKind): Cell {
     const key = kind === 2 ? -1 - n : n;
-    const slot = ((key * 1009) >>> 0) & (DATE_SLOTS - 1);
-    if (this.dateKeys[slot] === key) return this.dates[slot]!;
+    const same = this.dates.get(key);
+    if (same !== undefined) return same;
     const value = numberCell(n, kind, this.ctx.date1904);
-    if (value instanceof Date) {
-      this.dateKeys[slot] = key;
-      this.dates[slot] = value;
-    }
+    if (value instanceof Date) this.dates.put(key, value);
     return value;
   }
 
@@ -257,17 +239,6 @@ class SheetHandler implements XmlHandler {
     if (value !== null) grid.set(this.cellRow, this.cellCol, value);
   }
 }
-
-/**
- * Texts looked up for a column before it counts as one of distinct values; the longest looked up; and the texts
- * kept for all columns together (a sheet of thousands of columns cannot make the lookups cost more than the cells).
- */
-const DISTINCT_TEXTS = 1024;
-const SHORT_TEXT = 100;
-const KEPT_TEXTS = 65_536;
-
-/** Slots of the shared-date table (a power of two). */
-const DATE_SLOTS = 4096;
 
 // Marks `v` as read into `ready`; never a value a cell could hold in that place (it is not a number).
 const READY = '\u0000ready';
