@@ -4,8 +4,8 @@
 // safe because tools never change a cell in place: they make new values.
 //
 // Both lookups are bounded: a column past DISTINCT_TEXTS different texts (names, e-mails) stops being looked
-// up, at most KEPT_TEXTS texts are kept over all columns (a sheet of thousands of columns cannot make the lookups
-// cost more than the cells), and dates go to a fixed table of recent ones, so distinct timestamps cost nothing more.
+// up, at most KEPT_TEXTS texts are kept over all columns and only the first MAX_COLUMNS columns are looked up (a
+// CSV record of a million fields cannot make a million lookups cost more than its cells), and dates go to a fixed table of recent ones, so distinct timestamps cost nothing more.
 
 /**
  * Texts looked up for a column before it counts as one of distinct values; the longest looked up; and the texts
@@ -14,6 +14,8 @@
 const DISTINCT_TEXTS = 1024;
 const SHORT_TEXT = 100;
 const KEPT_TEXTS = 65_536;
+/** Excel's width: no xlsx sheet has more columns, a CSV file may. */
+const MAX_COLUMNS = 16_384;
 
 /** Slots of the shared-date table (a power of two). */
 const DATE_SLOTS = 4096;
@@ -28,10 +30,14 @@ export class ColumnTexts {
 
   /** The string for a non-empty `text` of column `col`: the one kept for the same text, or `own(text)`. */
   share(col: number, text: string): string {
-    if (text.length > SHORT_TEXT) return this.own(text);
+    if (text.length > SHORT_TEXT || col >= MAX_COLUMNS) return this.own(text);
     let seen = this.seen[col];
     if (seen === null) return this.own(text);
-    if (seen === undefined) seen = this.seen[col] = new Map();
+    if (seen === undefined) {
+      // Once nothing more can be kept, a column seen for the first time has nothing to find.
+      if (this.kept >= KEPT_TEXTS) return this.own(text);
+      seen = this.seen[col] = new Map();
+    }
     const same = seen.get(text);
     if (same !== undefined) return same;
     const value = this.own(text);
