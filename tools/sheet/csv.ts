@@ -229,17 +229,21 @@ export interface CsvRead {
 /** Reads a CSV file into a rectangular table named after the file; messages go to `report`. */
 export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
   const report = o.report ?? silent;
-  const { text, encoding } = decodeText(file.bytes);
+  const pieces = pieceDecoder(file.bytes);
+  const { text, encoding } = pieces === null ? decodeText(file.bytes) : { text: null, encoding: pieces.encoding };
   // tools.md §2.2: a NUL byte in text that is not UTF-16 means a binary file (a ZIP or a workbook named .csv),
   // which would otherwise come out as a table of garbage presented as success.
   if (!encoding.startsWith('utf-16') && file.bytes.includes(0)) {
     throw new ToolError('invalid_file', { option: o.option ?? 'file', messageKey: 'error-details.binary', params: { name: file.name.slice(0, 200) } });
   }
   if (encoding === 'windows-1252') report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
-  const delimiter = o.delimiter ?? detectDelimiter(text);
+  const delimiter = o.delimiter ?? detectDelimiter(text ?? pieces!.decode(pieces!.from, pieceEnd(file.bytes, pieces!.from + 4 * SAMPLE_CHARS)));
   // Records are typed as they are parsed: their field texts die young instead of all living at once with the
   // whole text (100,000 rows: ~50 MB of fields and arrays at the end of parsing).
-  const parsed = parseCsv(text, delimiter, Infinity, () => cellMaker(o.hasHeader, o.detectTypes, { decimalComma: delimiter !== ',' }));
+  const makeCells = () => new CellMaker(o.hasHeader, o.detectTypes, { decimalComma: delimiter !== ',' });
+  const parsed =
+    (pieces !== null ? parsePieces(file.bytes, pieces, delimiter, makeCells()) : null) ??
+    parseCsv(text ?? decodeText(file.bytes).text, delimiter, Infinity, () => makeCells().finish);
   if (parsed.unclosedQuotes.length > 0) {
     report('warning', 'csv_unclosed_quote', { name: file.name, line: parsed.unclosedQuotes[0], count: parsed.unclosedQuotes.length });
   }
@@ -295,16 +299,23 @@ export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
  * first record that is not blank, when there is one) stays text. Repeated texts of a column and equal dates
  * share one value (shared-cells.ts).
  */
-function cellMaker(hasHeader: boolean, detect: boolean, typing: DetectOptions): (record: string[]) => void {
-  const texts = new ColumnTexts(ownText);
-  const dates = new RecentDates();
-  let header = hasHeader;
-  return (record) => {
+class CellMaker {
+  private readonly texts = new ColumnTexts(ownText);
+  private readonly dates = new RecentDates();
+  /** The header is still to come. */
+  header: boolean;
+
+  constructor(hasHeader: boolean, private readonly detect: boolean, private readonly typing: DetectOptions) {
+    this.header = hasHeader;
+  }
+
+  readonly finish = (record: string[]): void => {
+    const { texts, dates, detect, typing } = this;
     const cells: Cell[] = record;
     const len = cells.length;
-    if (header) {
+    if (this.header) {
       if (isBlank(record)) return;
-      header = false;
+      this.header = false;
       for (let i = 0; i < len; i++) cells[i] = ownText(record[i]);
       return;
     }
@@ -318,6 +329,63 @@ function cellMaker(hasHeader: boolean, detect: boolean, typing: DetectOptions): 
       cells[i] = typeof v === 'string' ? texts.share(i, v) : v instanceof Date ? dates.share(v) : v;
     }
   };
+}
+
+// An 8-bit text (UTF-8, Windows-1252) is decoded and parsed in pieces that end after a line feed byte (in these
+// encodings a 0x0A byte is always a line feed): the whole text of the file never exists at once (12 MB for
+// 100,000 rows, left for the next full collection while the result is written). A piece where a quote is still
+// open when it ends grows until the quote closes; a quote open at the end of the file is left to the parse of
+// the whole text (the recovery of unclosed quotes works on it).
+const PIECE_BYTES = 65_536;
+
+interface PieceDecoder {
+  encoding: TextEncodingName;
+  /** Where the text starts (after a BOM). */
+  from: number;
+  decode(start: number, end: number): string;
+}
+
+/** How to decode pieces of the bytes as decodeText decodes the whole; null for UTF-16 (then the whole is read). */
+function pieceDecoder(b: Uint8Array): PieceDecoder | null {
+  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    return { encoding: 'utf-8', from: 3, decode: (s, e) => decoder.decode(b.subarray(s, e)) };
+  }
+  if ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff) || guessUtf16(b)) return null;
+  if (isAscii(buf)) return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('latin1', s, e) };
+  if (isUtf8(buf)) return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('utf8', s, e) };
+  return { encoding: 'windows-1252', from: 0, decode: (s, e) => decodeWindows1252(b.subarray(s, e)) };
+}
+
+/** The end of the piece that reaches at least `at`: just after the next line feed, or the end of the bytes. */
+function pieceEnd(b: Uint8Array, at: number): number {
+  if (at >= b.length) return b.length;
+  const lf = b.indexOf(LF, at);
+  return lf < 0 ? b.length : lf + 1;
+}
+
+/** The records of the whole text, parsed piece by piece; null when a quote is still open at the end of the file. */
+function parsePieces(b: Uint8Array, pieces: PieceDecoder, delimiter: string, cells: CellMaker): ParsedCsv | null {
+  const rows: string[][] = [];
+  const delim = delimiter.charCodeAt(0);
+  const none = new Set<number>();
+  for (let start = pieces.from; start < b.length; ) {
+    let end = pieceEnd(b, start + PIECE_BYTES);
+    for (;;) {
+      const header = cells.header;
+      const res = parseOnce(pieces.decode(start, end), delim, none, Infinity, cells.finish);
+      if (res.unclosedAt < 0) {
+        for (const r of res.rows) rows.push(r);
+        break;
+      }
+      if (end >= b.length) return null;
+      cells.header = header;
+      end = pieceEnd(b, start + 2 * (end - start));
+    }
+    start = end;
+  }
+  return { rows, unclosedQuotes: [] };
 }
 
 /**
