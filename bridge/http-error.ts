@@ -3,6 +3,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { resolveLang, type Lang } from '../locales/index.ts';
 import { asToolError, ERROR_STATUS, ToolError, type ErrorCode, type ErrorDetail } from '../tools/core/errors.ts';
+import { bodyWillEnd } from '../tools/core/http-body.ts';
 import { errorBody, isBodyParserError, rateHeaders } from '../tools/core/wire.ts';
 
 /**
@@ -45,7 +46,7 @@ export function bridgeErrorHandler(maxInputMb: number) {
     }
     // A body left unread ends the connection after this answer: say so, or a keep-alive client sends its next
     // request on a socket that is about to close.
-    if (!req.complete) res.setHeader('Connection', 'close');
+    if (!bodyWillEnd(req)) res.setHeader('Connection', 'close');
     const lang: Lang = res.locals.lang ?? resolveLang(req.query.lang);
     const toolErr = isBodyParserError(err) ? fromBodyParserError(err, maxInputMb) : asToolError(err);
     sendToolError(res, toolErr, lang);

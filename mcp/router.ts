@@ -7,7 +7,7 @@ import { bodyLimitBytes } from '../tools/core/config.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { apiKeyFrom, rateHeaders } from '../tools/core/wire.ts';
 import { isBodyParserError } from '../tools/core/wire.ts';
-import { discardRest } from '../tools/core/http-body.ts';
+import { bodyWillEnd, discardRest } from '../tools/core/http-body.ts';
 import { ToolError } from '../tools/core/errors.ts';
 import { buildMcpServer, type OnRate } from './server.ts';
 
@@ -82,7 +82,7 @@ export function createMcpRouter(kernel: Kernel): express.Router {
   });
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     // As in the bridge: an unread body ends the connection, and the client is told not to reuse it.
-    if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
+    if (!bodyWillEnd(req) && !res.headersSent) res.setHeader('Connection', 'close');
     if (isBodyParserError(err)) {
       if (err.type === 'entity.too.large' || err.status === 413) return rpcError(res, 413, -32600, 'Request body too large');
       if (err.type === 'entity.parse.failed') return rpcError(res, 400, -32700, 'Parse error');

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bigCsv } from '../helpers/generate.ts';
-import { bodyOf, fileObject, postRun, startServer } from '../helpers/http.ts';
+import { bodyOf, fileObject, formOf, postForm, postRun, startServer } from '../helpers/http.ts';
 
 const slowBody = { file: fileObject('grande.csv', bigCsv(150_000)), 'rows-per-file': 1_000_000 };
 
@@ -56,6 +56,28 @@ test('jobs: with MAX_JOBS busy, the next run gets 503 busy with Retry-After and 
     const body = await bodyOf(res);
     assert.equal(body.error, 'busy');
     assert.equal(res.headers.get('ratelimit-remaining'), '9', 'a busy refusal does not count');
+    assert.equal((await slow).status, 200);
+  } finally {
+    await srv.close();
+  }
+});
+
+test('jobs: a busy refusal of an upload still being sent reaches fetch, and the connection stays usable', async () => {
+  const srv = await startServer({ MAX_JOBS: '1' });
+  try {
+    const slow = postRun(srv.url, 'split-rows', slowBody, { query: 'download=true' });
+    for (let i = 0; i < 100 && srv.kernel.jobs.active === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(srv.kernel.jobs.active, 1);
+    // 4 MB streamed by fetch: the 503 is answered from the headers, long before the body is all sent. Closing
+    // the socket then would cut the upload, and fetch would fail (EPIPE) instead of reading the refusal.
+    const form = formOf([{ name: 'grande.csv', content: bigCsv(60_000) }]);
+    for (let i = 0; i < 3; i++) {
+      const res = await postForm(srv.url, 'split-rows', form);
+      assert.equal(res.status, 503);
+      assert.equal((await bodyOf(res)).error, 'busy');
+      assert.ok(Number(res.headers.get('retry-after')) >= 1);
+      assert.notEqual(res.headers.get('connection'), 'close', 'the body is read to its end: the connection may carry the next request');
+    }
     assert.equal((await slow).status, 200);
   } finally {
     await srv.close();
