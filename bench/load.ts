@@ -289,10 +289,16 @@ async function shutdown(svc: Service, tool: string): Promise<ShutdownResult> {
   const t0 = performance.now();
   svc.child.kill('SIGTERM');
   await sleep(300);
-  const newConnectionRefused = await fetch(`${svc.url}/health`, { headers: { connection: 'close' } }).then(
-    () => false,
-    () => true,
-  );
+  // A new TCP connection (no agent): fetch could reuse a keep-alive socket left idle by a run that just ended,
+  // which the server still serves until its next sweep of idle connections; that is not a new connection.
+  const newConnectionRefused = await new Promise<boolean>((resolve) => {
+    const req = request(`${svc.url}/health`, { agent: false }, (res) => {
+      res.resume();
+      resolve(false);
+    });
+    req.on('error', () => resolve(true));
+    req.end();
+  });
   const done = await Promise.all(runs);
   const exitCode = await svc.exited;
   const inFlightStatuses: Record<string, number> = {};
