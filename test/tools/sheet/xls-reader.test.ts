@@ -15,39 +15,17 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import * as XLSX from 'xlsx';
 import type { Cell } from '../../../tools/core/table.ts';
-import { readFirstTable, readTables, type ReadOptions } from '../../../tools/sheet/read-table.ts';
+import { readFirstTable, readTables } from '../../../tools/sheet/read-table.ts';
 import { readXls } from '../../../tools/sheet/xls/read-xls.ts';
 import { NeedsFallback, PackageError } from '../../../tools/sheet/xlsx/package-error.ts';
 import { biff8, cell, compoundFile, record, RT, sstRecords, workbookStream, type Biff8Spec } from '../../helpers/biff8.ts';
 import { d } from '../../helpers/read-xlsx.ts';
+import { assertSameBothWays, readAll } from '../../helpers/both-readers.ts';
 import { fixture, inputFile } from '../../helpers/run-tool.ts';
-
-type Msg = { level: string; key: string; params?: Record<string, string | number> };
-
-/** Every table (all sheets, then the first alone) and every message, the file's name replaced by a mark. */
-function readAll(name: string, bytes: Uint8Array, hasHeader: boolean, maxCells?: number) {
-  const msgs: Msg[] = [];
-  const report = (level: string, key: string, params?: Record<string, string | number>) =>
-    void msgs.push({ level, key, params: params && { ...params, ...(params.name === name ? { name: '<file>' } : {}) } });
-  const o: ReadOptions = { hasHeader, sheets: 'all', detectTypes: true, report, maxCells };
-  const all = readTables(inputFile(name, bytes), o);
-  const first = readFirstTable(inputFile(name, bytes), { hasHeader, detectTypes: true, report, maxCells });
-  return { all, first, msgs };
-}
 
 /** Asserts that the fast path reads `bytes` itself and gives exactly what SheetJS gives; returns the tables. */
 function sameBothWays(bytes: Uint8Array, label: string) {
-  try {
-    readXls(bytes, { sheets: 'all', maxCells: 1e7, file: 'x', report: () => {} });
-  } catch (err) {
-    if (err instanceof NeedsFallback) assert.fail(`${label}: the fast path handed the file to SheetJS (${err.message})`);
-    throw err;
-  }
-  for (const hasHeader of [true, false]) {
-    const fast = readAll('libro.xls', bytes, hasHeader);
-    const sheetjs = readAll('libro.xlsb', bytes, hasHeader);
-    assert.deepEqual(fast, sheetjs, `${label} (has-header ${hasHeader})`);
-  }
+  assertSameBothWays(() => readXls(bytes, { sheets: 'all', maxCells: 1e7, file: 'x', report: () => {} }), bytes, label, { fast: 'libro.xls', sheetjs: 'libro.xlsb' });
   return readAll('libro.xls', bytes, false).all;
 }
 

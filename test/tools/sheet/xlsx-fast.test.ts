@@ -7,40 +7,18 @@ import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
 import { unzipSync, zipSync } from 'fflate';
 import * as XLSX from 'xlsx';
-import { readFirstTable, readTables, type ReadOptions } from '../../../tools/sheet/read-table.ts';
+import { readFirstTable, readTables } from '../../../tools/sheet/read-table.ts';
 import { writeXlsx } from '../../../tools/sheet/write-xlsx.ts';
 import { readXlsx } from '../../../tools/sheet/xlsx/read-xlsx.ts';
 import { NeedsFallback } from '../../../tools/sheet/xlsx/package-error.ts';
 import { d } from '../../helpers/read-xlsx.ts';
+import { assertSameBothWays, readAll } from '../../helpers/both-readers.ts';
 import { fixture, inputFile } from '../../helpers/run-tool.ts';
 import { row, worksheet, xlsxPackage, type PackageSpec } from '../../helpers/xlsx-package.ts';
 
-type Msg = { level: string; key: string; params?: Record<string, string | number> };
-
-/** Every table (all sheets, then the first alone) and every message, the file's name replaced by a mark. */
-function readAll(name: string, bytes: Uint8Array, hasHeader: boolean) {
-  const msgs: Msg[] = [];
-  const report = (level: string, key: string, params?: Record<string, string | number>) =>
-    void msgs.push({ level, key, params: params && { ...params, ...(params.name === name ? { name: '<file>' } : {}) } });
-  const o: ReadOptions = { hasHeader, sheets: 'all', detectTypes: true, report };
-  const all = readTables(inputFile(name, bytes), o);
-  const first = readFirstTable(inputFile(name, bytes), { hasHeader, detectTypes: true, report });
-  return { all, first, msgs };
-}
-
 /** Asserts that the fast path reads `bytes` itself and gives exactly what SheetJS gives; returns the tables. */
 function sameBothWays(bytes: Uint8Array, label: string) {
-  try {
-    readXlsx(bytes, { sheets: 'all', maxCells: 1e7, file: 'x', report: () => {} });
-  } catch (err) {
-    if (err instanceof NeedsFallback) assert.fail(`${label}: the fast path handed the file to SheetJS (${err.message})`);
-    throw err;
-  }
-  for (const hasHeader of [true, false]) {
-    const fast = readAll('libro.xlsx', bytes, hasHeader);
-    const sheetjs = readAll('libro.xls', bytes, hasHeader);
-    assert.deepEqual(fast, sheetjs, `${label} (has-header ${hasHeader})`);
-  }
+  assertSameBothWays(() => readXlsx(bytes, { sheets: 'all', maxCells: 1e7, file: 'x', report: () => {} }), bytes, label, { fast: 'libro.xlsx', sheetjs: 'libro.xls' });
   return readAll('libro.xlsx', bytes, true);
 }
 
