@@ -10,6 +10,9 @@ export const ZIP_MTIME = new Date('2000-01-01T00:00:00Z');
 /** Text gathered before it is encoded and deflated: pieces this big lose nothing measurable to the restart. */
 const PIECE_BYTES = 1 << 20;
 
+/** General-purpose bits 1–2: how hard the deflater tried (APPNOTE 4.4.4), encoded as fflate does. */
+const levelFlag = (level: number) => (level === 1 ? 3 : level < 6 ? 2 : level === 9 ? 1 : 0);
+
 const STAGING_MIN = 64 * 1024;
 const STAGING_MAX = 2 * PIECE_BYTES;
 
@@ -21,7 +24,6 @@ export class ZlibEntry implements ZipInputFile {
   size = 0;
   crc = 0;
   compression = 8;
-  // General-purpose bits 1–2 say how hard the deflater tried (APPNOTE 4.4.4), encoded as fflate does.
   flag: number;
   mtime = ZIP_MTIME;
   ondata!: AsyncFlateStreamHandler;
@@ -32,7 +34,7 @@ export class ZlibEntry implements ZipInputFile {
     readonly filename: string,
     private readonly level = 4,
   ) {
-    this.flag = level === 1 ? 3 : level < 6 ? 2 : level === 9 ? 1 : 0;
+    this.flag = levelFlag(level);
   }
 
   write(chunk: string | Uint8Array): void {
@@ -111,7 +113,7 @@ function deflateText(text: string, level: number): Deflated {
   const known = memo.get(key);
   if (known) return known;
   const data = Buffer.from(text, 'utf8');
-  const done: Deflated = { size: data.length, crc: crc32(data), flag: new ZlibEntry('', level).flag, bytes: new Uint8Array(deflateRawSync(data, { level })) };
+  const done: Deflated = { size: data.length, crc: crc32(data), flag: levelFlag(level), bytes: new Uint8Array(deflateRawSync(data, { level })) };
   if (text.length <= MEMO_MAX_TEXT) {
     if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
     memo.set(key, done);
