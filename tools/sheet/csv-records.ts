@@ -15,7 +15,7 @@ import { ToolError } from '../core/errors.ts';
 import { PREVIEW_ROWS, type PreviewTable } from '../core/output.ts';
 import { baseNameOf, type InputFile } from '../core/files.ts';
 import type { Cell, Row } from '../core/table.ts';
-import { checkCells, decodeText, detectDelimiter, guessUtf16, type TextEncodingName } from './csv.ts';
+import { checkCells, csvLine, decodeText, detectDelimiter, guessUtf16, quotingRule, type TextEncodingName } from './csv.ts';
 import { detectType } from './detect-type.ts';
 import { silent, type Report } from './report.ts';
 
@@ -464,19 +464,6 @@ export function fieldAt(line: string, i: number, delimiter: string): { value: st
   return { value: next > i ? value + line.slice(i, next) : value, next };
 }
 
-/** How writeCsv writes one row of texts: quoted when they hold the delimiter, a quote, CR or LF. */
-export function csvLineOf(fields: readonly string[], delimiter: string, special: RegExp): string {
-  let out = '';
-  for (let i = 0; i < fields.length; i++) {
-    const s = fields[i];
-    if (i > 0) out += delimiter;
-    out += special.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-  }
-  // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
-  if (fields.length === 1 && out === '') out += '""';
-  return out + '\r\n';
-}
-
 export interface PartsWriteOptions {
   /** The title row of part `part`, written first when it has at least one title. */
   header: (part: number) => readonly string[] | null;
@@ -496,13 +483,13 @@ export function writeCsvParts(src: CsvRecords, partOf: Int32Array, parts: number
   const { bytes, starts, ends, counts, flags, first } = src;
   const delimiter = src.delimiter;
   const d = delimiter.charCodeAt(0);
-  const special = new RegExp(`[${delimiter.replace(/[\\\]^-]/g, '\\$&')}"\r\n]`);
+  const special = quotingRule(delimiter);
   const drop = o.dropColumn ?? -1;
   const width = src.width - (drop >= 0 ? 1 : 0);
   const count = src.rowCount;
   const headers = Array.from({ length: parts }, (_, g) => {
     const h = o.header(g);
-    return h !== null && h.length > 0 ? Buffer.from(csvLineOf(h, delimiter, special), 'utf8') : null;
+    return h !== null && h.length > 0 ? Buffer.from(csvLine(h, delimiter, special), 'utf8') : null;
   });
   // First pass: each file's size, and the lines of records that cannot be copied (as text, written next).
   const sizes = headers.map((h) => BOM.length + (h?.length ?? 0));
@@ -527,7 +514,7 @@ export function writeCsvParts(src: CsvRecords, partOf: Int32Array, parts: number
     else {
       const texts = src.fields(k);
       if (drop >= 0) texts.splice(drop, 1);
-      const line = Buffer.from(csvLineOf(texts, delimiter, special), 'utf8');
+      const line = Buffer.from(csvLine(texts, delimiter, special), 'utf8');
       slow.set(j, line);
       sizes[g] += line.length;
     }

@@ -447,10 +447,29 @@ export interface CsvWriteOptions {
   includeHeader?: boolean;
 }
 
+/** What makes a CSV field need quotes: the delimiter, a quote, CR or LF. */
+export function quotingRule(delimiter: string): RegExp {
+  return new RegExp(`[${delimiter.replace(/[\\\]^-]/g, '\\$&')}"\r\n]`);
+}
+
+/** A field as written: quoted, its quotes doubled, when `special` finds a character that needs it. */
+export function csvField(s: string, special: RegExp): string {
+  return special.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** One row of texts as writeCsv writes it, line end included. */
+export function csvLine(fields: readonly string[], delimiter: string, special: RegExp): string {
+  let out = '';
+  for (let i = 0; i < fields.length; i++) out += (i > 0 ? delimiter : '') + csvField(fields[i], special);
+  // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
+  if (fields.length === 1 && out === '') out += '""';
+  return out + '\r\n';
+}
+
 /** A table as CSV bytes (UTF-8, CRLF), every row as wide as the table. */
 export function writeCsv(table: SheetTable, o: CsvWriteOptions = {}): Uint8Array {
   const delimiter = o.delimiter ?? table.delimiter ?? ',';
-  const special = new RegExp(`[${delimiter.replace(/[\\\]^-]/g, '\\$&')}"\r\n]`);
+  const special = quotingRule(delimiter);
   const withHeader = o.includeHeader !== false && table.header !== null && table.header.length > 0;
   let width = withHeader ? table.header!.length : 0;
   for (const r of table.rows) if (r.length > width) width = r.length;
@@ -464,7 +483,7 @@ export function writeCsv(table: SheetTable, o: CsvWriteOptions = {}): Uint8Array
       const c = row[i] ?? null;
       const s = typeof c === 'string' ? c : csvText(c);
       if (i > 0) out += delimiter;
-      out += special.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+      out += csvField(s, special);
     }
     // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
     if (width === 1 && out.length === start) out += '""';
