@@ -15,7 +15,8 @@ import { ToolError } from '../core/errors.ts';
 import { PREVIEW_ROWS, type PreviewTable } from '../core/output.ts';
 import { baseNameOf, type InputFile } from '../core/files.ts';
 import type { Cell, Row } from '../core/table.ts';
-import { checkCells, csvLine, decodeText, detectDelimiter, guessUtf16, quotingRule, type TextEncodingName } from './csv.ts';
+import { checkCells, decodeText, detectDelimiter, guessUtf16, type TextEncodingName } from './csv.ts';
+import { csvLine, quotingRule } from './write-csv.ts';
 import { detectType } from './detect-type.ts';
 import { silent, type Report } from './report.ts';
 

@@ -8,7 +8,7 @@
 // third of the table path's.
 import { joinBytes } from '../core/bytes.ts';
 import type { Cell } from '../core/table.ts';
-import { csvText } from './csv.ts';
+import { csvText } from './write-csv.ts';
 import { fieldAt, type CsvRecords } from './csv-records.ts';
 import { detectType } from './detect-type.ts';
 

@@ -5,7 +5,8 @@
 // both must give the same bytes, rows, titles, messages and errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readCsv, writeCsv } from '../../../tools/sheet/csv.ts';
+import { readCsv } from '../../../tools/sheet/csv.ts';
+import { writeCsv } from '../../../tools/sheet/write-csv.ts';
 import { partPreview, readCsvRecords, writeCsvParts, type CsvRecords, type PartsWriteOptions } from '../../../tools/sheet/csv-records.ts';
 
 /** All data records as one file. */

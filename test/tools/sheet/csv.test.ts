@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeText, detectDelimiter, parseCsv, plainNumber, readCsv, writeCsv } from '../../../tools/sheet/csv.ts';
+import { decodeText, detectDelimiter, parseCsv, readCsv } from '../../../tools/sheet/csv.ts';
+import { plainNumber, writeCsv } from '../../../tools/sheet/write-csv.ts';
 import type { ToolError } from '../../../tools/core/errors.ts';
 import { errorBody } from '../../../tools/core/wire.ts';
 import { fixture, inputFile } from '../../helpers/run-tool.ts';

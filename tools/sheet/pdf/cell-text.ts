@@ -4,7 +4,7 @@
 // time of day; booleans as a spreadsheet in that language shows them; text unchanged; empty cells empty.
 import type { Lang } from '../../../locales/index.ts';
 import type { Cell } from '../../core/table.ts';
-import { plainNumber } from '../csv.ts';
+import { plainNumber } from '../write-csv.ts';
 import { isTimeOnly } from '../excel-date.ts';
 
 export interface DisplayWords {

@@ -7,7 +7,7 @@
 // - dates: DATE, or a timestamp when some value has a time of day; times of day alone: TIME;
 // - only booleans: a boolean; only text, or nothing: text sized from the longest value;
 // - two or more of these kinds: text, every value in machine form (`mixed`).
-import { csvText, plainNumber } from '../csv.ts';
+import { csvText, plainNumber } from '../write-csv.ts';
 import { isTimeOnly } from '../excel-date.ts';
 import type { Cell, Row } from '../../core/table.ts';
 

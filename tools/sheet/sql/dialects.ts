@@ -16,7 +16,7 @@
 // LF into two joined with `||` / `+`. sqlserver splits it too where it would break otherwise: before a line
 // that is only `GO` (sqlcmd and SSMS end the batch there) and after a backslash that ends a line (T-SQL
 // removes both, as a line continuation).
-import { csvText } from '../csv.ts';
+import { csvText } from '../write-csv.ts';
 import type { Cell } from '../../core/table.ts';
 import { numberLiteral, writtenAsText, type ColumnType } from './column-types.ts';
 
