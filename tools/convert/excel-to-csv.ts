@@ -8,15 +8,18 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader } from '../core/schema.ts';
-import { widthOf } from '../core/table.ts';
-import { listText, readTables, titleRow, writeCsv, type SheetTable } from '../sheet/index.ts';
+import { PREVIEW_ROWS, type PreviewTable } from '../core/output.ts';
+import type { Row } from '../core/table.ts';
+import { listText, titleRow } from '../sheet/index.ts';
+import { streamTables, type StreamedTable } from '../sheet/row-stream.ts';
+import { CsvWriter } from '../sheet/write-csv.ts';
 
 const NAMED = { comma: ',', semicolon: ';', tab: '\t', pipe: '|', space: ' ' } as const;
 
 // One character that cannot be confused with quoting or a line end.
 const literal = v.pipe(v.string(), { ...v.regex(/^[^"\r\n\ud800-\udfff]$/), expects: 'comma, semicolon, tab, pipe, space or one character other than a double quote, CR or LF' });
 
-const isEmpty = (t: SheetTable) => widthOf(t) === 0;
+const isEmpty = (t: StreamedTable) => t.width === 0;
 
 export default defineTool({
   id: 'excel-to-csv',
@@ -31,22 +34,39 @@ export default defineTool({
   }),
   run({ file }, opts, ctx) {
     const all = opts['all-sheets'];
-    const { tables, sheetNames } = readTables(file, { hasHeader: opts['has-header'], sheets: all ? 'all' : 'first', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
+    const delimiter = Object.hasOwn(NAMED, opts.delimiter) ? NAMED[opts.delimiter as keyof typeof NAMED] : opts.delimiter;
+    const withTitles = opts['has-header'] && opts['include-header'];
+    // Each sheet is written as its rows are read: its CSV and first rows (for the preview) are all that is kept.
+    let written: { bytes: Uint8Array; head: Row[] }[] = [];
+    let csv = new CsvWriter(0);
+    let head: Row[] = [];
+    const { tables, sheetNames } = streamTables(file, { hasHeader: opts['has-header'], sheets: all ? 'all' : 'first', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells }, {
+      start(t) {
+        csv = new CsvWriter(t.width, { delimiter, bom: opts.bom });
+        head = [];
+        // The title row is written from its typed cells, so that a year or a date title reads as the data does.
+        if (withTitles && t.header && t.header.length > 0) csv.row(titleRow(t)!);
+      },
+      rows(batch) {
+        csv.rows(batch);
+        if (head.length < PREVIEW_ROWS) head.push(...batch.slice(0, PREVIEW_ROWS - head.length));
+      },
+      end: () => void written.push({ bytes: csv.finish(), head }),
+      reset: () => void (written = []),
+    });
     if (tables.every(isEmpty) && (all || sheetNames.length === 1)) {
       throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });
     }
     if (!all && sheetNames.length > 1) ctx.message('warning', 'sheets_not_converted', { name: file.name, sheet: tables[0].name, sheets: listText(sheetNames.filter((n) => n !== tables[0].name)) });
-    const delimiter = Object.hasOwn(NAMED, opts.delimiter) ? NAMED[opts.delimiter as keyof typeof NAMED] : opts.delimiter;
-    const withTitles = opts['has-header'] && opts['include-header'];
-    const files = tables.map((t) => {
+    const files = tables.map((t, i) => {
       const name = tables.length === 1 ? baseNameOf(file.name) : t.name;
-      // The title row is written from its typed cells, so that a year or a date title reads as the data does.
-      const rows = withTitles && t.header && t.header.length > 0 ? [titleRow(t)!, ...t.rows] : t.rows;
-      const out = ctx.file(`${name}.csv`, writeCsv({ name: t.name, header: null, rows }, { delimiter, bom: opts.bom }));
+      const out = ctx.file(`${name}.csv`, written[i].bytes);
       if (isEmpty(t)) ctx.message('warning', 'sheet_empty', { name: file.name, sheet: t.name });
-      else ctx.message('info', 'csv_written', { file: out.name, sheet: t.name, rows: t.rows.length, columns: widthOf(t) });
+      else ctx.message('info', 'csv_written', { file: out.name, sheet: t.name, rows: t.rowCount, columns: t.width });
       return out;
     });
-    return { files, preview: tables.find((t) => !isEmpty(t)) ?? tables[0] };
+    const shown = Math.max(0, tables.findIndex((t) => !isEmpty(t)));
+    const preview: PreviewTable = { ...tables[shown], rows: written[shown].head, totalRows: tables[shown].rowCount };
+    return { files, preview };
   },
 });

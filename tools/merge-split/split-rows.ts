@@ -5,8 +5,10 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { extensionOf } from '../core/files.ts';
 import { hasHeader, outputFormat } from '../core/schema.ts';
-import { readFirstTable, writeCsv, writeXlsx, type SheetTable } from '../sheet/index.ts';
+import type { PreviewTable } from '../core/output.ts';
+import { writeCsv, writeXlsx, type SheetTable } from '../sheet/index.ts';
 import { partPreview, readCsvRecords, writeCsvParts } from '../sheet/csv-records.ts';
+import { streamParts } from '../sheet/row-stream.ts';
 
 export default defineTool({
   id: 'split-rows',
@@ -20,10 +22,10 @@ export default defineTool({
   }),
   run({ file }, opts, ctx) {
     const size = opts['rows-per-file'];
+    const partName = (i: number, count: number) => ctx.name('part', { n: String(i + 1).padStart(Math.max(3, String(count).length), '0') });
     const partsOf = (rows: number) => {
       const count = Math.max(1, Math.ceil(rows / size));
-      const digits = Math.max(3, String(count).length);
-      return Array.from({ length: count }, (_, i) => ({ name: ctx.name('part', { n: String(i + 1).padStart(digits, '0') }), titled: i === 0 || opts['repeat-header'] }));
+      return Array.from({ length: count }, (_, i) => ({ name: partName(i, count), titled: i === 0 || opts['repeat-header'] }));
     };
     if (extensionOf(file.name) === 'csv' && opts.format === 'csv') {
       // Records are copied as they are: no typing, no table (tools/sheet/csv-records.ts).
@@ -35,12 +37,16 @@ export default defineTool({
       const files = parts.map((p, i) => ctx.file(`${p.name}.csv`, bytes[i]));
       return { files, preview: partPreview(src, partOf, 0, parts[0].name, src.header) };
     }
-    const table = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
-    const parts: SheetTable[] = partsOf(table.rows.length).map((p, i) => {
-      const rows = table.rows.slice(i * size, (i + 1) * size);
-      return { name: p.name, header: p.titled ? table.header : null, titleCells: table.titleCells, delimiter: table.delimiter, rows };
+    // A workbook (or a CSV to xlsx): each part is written as soon as it is full (tools/sheet/row-stream.ts). An
+    // xlsx part holds its name, whose digits follow the count of parts: 999 parts are guessed until it is known.
+    const xlsx = opts.format === 'xlsx';
+    const read = { hasHeader: opts['has-header'], detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells };
+    const { table, parts, head } = streamParts(file, read, size, xlsx ? 999 : Infinity, (i, count, rows, t) => {
+      const p: SheetTable = { name: xlsx ? partName(i, count) : '', header: i === 0 || opts['repeat-header'] ? t.header : null, titleCells: t.titleCells, rows };
+      return xlsx ? writeXlsx([p], ctx) : writeCsv(p);
     });
-    const files = parts.map((p) => ctx.file(`${p.name}.${opts.format}`, opts.format === 'csv' ? writeCsv(p) : writeXlsx([p], ctx)));
-    return { files, preview: parts[0] };
+    const files = parts.map((bytes, i) => ctx.file(`${partName(i, parts.length)}.${opts.format}`, bytes));
+    const preview: PreviewTable = { name: partName(0, parts.length), header: table.header, rows: head, totalRows: Math.min(size, table.rowCount) };
+    return { files, preview };
   },
 });

@@ -28,7 +28,7 @@ import { guardOle, guardZip, isOle, isZip, passwordProtected } from './xlsx/guar
 import { dateKindOf, numberCell } from './xlsx/number-format.ts';
 import { NeedsFallback, PackageError } from './xlsx/package-error.ts';
 import { readXlsx, type XlsxRead } from './xlsx/read-xlsx.ts';
-import { CellBudget, SheetGrid } from './xlsx/sheet-grid.ts';
+import { CellBudget, SheetGrid, type GridSink } from './xlsx/sheet-grid.ts';
 import { ERROR_TEXT } from './xls/error-codes.ts';
 import { readXls } from './xls/read-xls.ts';
 
@@ -60,7 +60,8 @@ const WORKBOOK_FORMATS = new Set(['xlsx', 'xls', 'ods', 'xlsm', 'xlsb']);
 /** ZIP formats the xlsx fast path reads; the others (and whatever it hands back) go to SheetJS. */
 const FAST_FORMATS = new Set(['xlsx', 'xlsm']);
 
-export function readTables(file: InputFile, o: ReadOptions): ReadResult {
+/** `fastXlsx` false: the xlsx fast path has handed this file back already (row-stream.ts), SheetJS reads it. */
+export function readTables(file: InputFile, o: ReadOptions, fastXlsx = true): ReadResult {
   const format = extensionOf(file.name);
   const maxCells = o.maxCells ?? DEFAULT_TOOL_LIMITS.maxCells;
   if (format === 'csv') {
@@ -69,7 +70,23 @@ export function readTables(file: InputFile, o: ReadOptions): ReadResult {
   }
   if (!WORKBOOK_FORMATS.has(format)) throw invalidFile(file, o.option);
   try {
-    return readWorkbook(file, o, maxCells);
+    return readWorkbook(file, o, maxCells, fastXlsx);
+  } catch (err) {
+    throw fileError(err, file, o.option);
+  }
+}
+
+/**
+ * The xlsx fast path with each sheet's rows handed to a sink as they are read (row-stream.ts): the workbook's
+ * sheet names, or undefined when the file does not take that path. A file the fast path hands back raises
+ * NeedsFallback (or the fault itself), rows that were not the table after all RestartRead; a verdict on the
+ * file is the ToolError readTables would throw.
+ */
+export function streamXlsx(file: InputFile, o: ReadOptions, stream: (sheet: string) => GridSink): string[] | undefined {
+  if (!FAST_FORMATS.has(extensionOf(file.name)) || !looksLikeWorkbook(file.bytes) || !isZip(file.bytes)) return undefined;
+  const maxCells = o.maxCells ?? DEFAULT_TOOL_LIMITS.maxCells;
+  try {
+    return readXlsx(file.bytes, { sheets: o.sheets, maxCells, file: file.name, report: o.report ?? silent, stream }).sheetNames;
   } catch (err) {
     throw fileError(err, file, o.option);
   }
@@ -107,12 +124,12 @@ function looksLikeWorkbook(b: Uint8Array): boolean {
   return b[0] === 0x09 && [0x00, 0x02, 0x04, 0x08].includes(b[1]) && b[3] === 0x00;
 }
 
-function readWorkbook(file: InputFile, o: ReadOptions, maxCells: number): ReadResult {
+function readWorkbook(file: InputFile, o: ReadOptions, maxCells: number, fastXlsx: boolean): ReadResult {
   if (!looksLikeWorkbook(file.bytes)) throw invalidFile(file, o.option);
   const report = o.report ?? silent;
   const fast = { sheets: o.sheets, maxCells, file: file.name, report };
   if (isZip(file.bytes)) {
-    if (FAST_FORMATS.has(extensionOf(file.name))) {
+    if (fastXlsx && FAST_FORMATS.has(extensionOf(file.name))) {
       const read = readFast('xlsx', () => readXlsx(file.bytes, fast));
       if (read) return tablesOf(read, o.hasHeader);
     }

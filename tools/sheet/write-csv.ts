@@ -61,33 +61,69 @@ export function csvLine(fields: readonly string[], delimiter: string, special: R
 
 /** A table as CSV bytes (UTF-8, CRLF), every row as wide as the table. */
 export function writeCsv(table: SheetTable, o: CsvWriteOptions = {}): Uint8Array {
-  const delimiter = o.delimiter ?? table.delimiter ?? ',';
-  const special = quotingRule(delimiter);
   const withHeader = o.includeHeader !== false && table.header !== null && table.header.length > 0;
   let width = withHeader ? table.header!.length : 0;
   for (const r of table.rows) if (r.length > width) width = r.length;
-  // The text grows by concatenation and is encoded every 64 K characters: measured on 100,000 rows, 1.5×
-  // faster than joining an array per row, and the whole text never exists as one string.
-  const chunks: Buffer[] = [];
-  let out = o.bom !== false ? '\uFEFF' : '';
-  const line = (row: readonly Cell[]) => {
-    const start = out.length;
-    for (let i = 0; i < width; i++) {
-      const c = row[i] ?? null;
-      const s = typeof c === 'string' ? c : csvText(c);
-      if (i > 0) out += delimiter;
-      out += csvField(s, special);
+  const csv = new CsvWriter(width, { delimiter: o.delimiter ?? table.delimiter, bom: o.bom });
+  if (withHeader) csv.row(table.header!);
+  csv.rows(table.rows);
+  return csv.finish();
+}
+
+/**
+ * CSV written a row at a time, every row `width` fields (shorter rows padded with empty ones), for writers
+ * that get their rows in batches (row-stream.ts) and for writeCsv. The text grows by concatenation and is
+ * encoded every 64 K characters: measured on 100,000 rows, 1.5× faster than joining an array per row, and the
+ * whole text never exists as one string.
+ */
+export class CsvWriter {
+  private readonly delimiter: string;
+  private readonly special: RegExp;
+  private readonly chunks: Buffer[] = [];
+  private out: string;
+
+  constructor(
+    private readonly width: number,
+    o: { delimiter?: string; bom?: boolean } = {},
+  ) {
+    this.delimiter = o.delimiter ?? ',';
+    this.special = quotingRule(this.delimiter);
+    this.out = o.bom !== false ? '\uFEFF' : '';
+  }
+
+  row(row: readonly Cell[]): void {
+    this.rows([row]);
+  }
+
+  rows(rows: readonly (readonly Cell[])[]): void {
+    const { width, delimiter, special } = this;
+    let out = this.out;
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r];
+      const start = out.length;
+      for (let i = 0; i < width; i++) {
+        const c = row[i] ?? null;
+        const s = typeof c === 'string' ? c : csvText(c);
+        if (i > 0) out += delimiter;
+        out += csvField(s, special);
+      }
+      // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
+      if (width === 1 && out.length === start) out += '""';
+      out += '\r\n';
+      if (out.length > 65_536) {
+        this.chunks.push(Buffer.from(out, 'utf8'));
+        out = '';
+      }
     }
-    // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
-    if (width === 1 && out.length === start) out += '""';
-    out += '\r\n';
-    if (out.length > 65_536) {
-      chunks.push(Buffer.from(out, 'utf8'));
-      out = '';
-    }
-  };
-  if (withHeader) line(table.header!);
-  for (const row of table.rows) line(row);
-  chunks.push(Buffer.from(out, 'utf8'));
-  return joinBytes(chunks);
+    this.out = out;
+  }
+
+  /** The CSV's bytes; the writer is done. */
+  finish(): Uint8Array {
+    this.chunks.push(Buffer.from(this.out, 'utf8'));
+    this.out = '';
+    const bytes = joinBytes(this.chunks);
+    this.chunks.length = 0;
+    return bytes;
+  }
 }

@@ -16,7 +16,7 @@
 // whole read has succeeded for that reason.
 import type { Row } from '../../core/table.ts';
 import type { Report } from '../report.ts';
-import { CellBudget, SheetGrid } from './sheet-grid.ts';
+import { CellBudget, SheetGrid, StreamGrid, type GridSink } from './sheet-grid.ts';
 import { readSharedStrings } from './shared-strings.ts';
 import { readSheet } from './sheet-xml.ts';
 import { readDateKinds } from './styles.ts';
@@ -26,7 +26,7 @@ import { InflateBudget, openZip } from './zip.ts';
 export interface XlsxRead {
   /** Every sheet of the workbook, in tab order. */
   sheetNames: string[];
-  /** The sheets read: the first, or all. */
+  /** The sheets read: the first, or all (their rows empty when streamed). */
   sheets: { name: string; rows: Row[] }[];
 }
 
@@ -37,6 +37,8 @@ export interface XlsxReadOptions {
   /** The file's name, for messages. */
   file: string;
   report: Report;
+  /** Hands each sheet's rows to a sink as they are read (row-stream.ts) instead of returning them. */
+  stream?: (sheet: string) => GridSink;
 }
 
 export function readXlsx(bytes: Uint8Array, o: XlsxReadOptions): XlsxRead {
@@ -51,7 +53,7 @@ export function readXlsx(bytes: Uint8Array, o: XlsxReadOptions): XlsxRead {
   // One table means the first visible sheet (tools.md §2.3); a workbook whose sheets are all hidden gives its first.
   const chosen = o.sheets === 'first' ? [info.sheets.find((s) => !s.hidden) ?? info.sheets[0]] : info.sheets;
   const sheets = chosen.map((sheet) => {
-    const grid = new SheetGrid(cells);
+    const grid = o.stream ? new StreamGrid(cells, o.stream(sheet.name)) : new SheetGrid(cells);
     readSheet(zip, zip.get(sheet.path)!, inflate, { grid, strings, dateKinds, date1904: info.date1904 });
     grid.report(hold, o.file, sheet.name);
     return { name: sheet.name, rows: grid.rows(o.file, sheet.name) };
