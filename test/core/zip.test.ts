@@ -2,11 +2,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { zipFiles } from '../../tools/core/output.ts';
-import { zipBuilder } from '../../tools/core/zip-entry.ts';
+import { crc32Combine, zipBuilder } from '../../tools/core/zip-entry.ts';
 
 const PY = `
 import sys, zipfile
@@ -72,4 +74,47 @@ test('zipBuilder.deflatedText: a repeated part deflated once gives the same arch
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('zipBuilder.deflatedHeadLast: a head written last reads first; CRC combined over several pieces; Python checks every CRC', () => {
+  const zip = zipBuilder();
+  const body = Array.from({ length: 120_000 }, (_, i) => `<row r="${i + 1}"><c><v>${(i * 7919) % 100_003}</v></c></row>`).join(''); // ~5 MB: several pieces
+  zip.deflatedHeadLast('xl/worksheets/sheet1.xml', 4, (push) => {
+    for (let at = 0; at < body.length; at += 300_000) push(body.slice(at, at + 300_000));
+    return '<worksheet><dimension ref="A1:A120000"/>';
+  });
+  zip.deflatedHeadLast('empty.xml', 4, () => '');
+  zip.deflatedHeadLast('head-only.xml', 4, () => 'ñ');
+  const dir = mkdtempSync(join(tmpdir(), 'zip-'));
+  try {
+    writeFileSync(join(dir, 'h.zip'), zip.finish());
+    const script = `${PY}\nimport hashlib\nprint(hashlib.sha256(z.read('xl/worksheets/sheet1.xml')).hexdigest())`;
+    const out = execFileSync('python3', ['-c', script, join(dir, 'h.zip')], { encoding: 'utf8' }).trim().split('\n');
+    const whole = '<worksheet><dimension ref="A1:A120000"/>' + body;
+    assert.deepEqual(out, [
+      `xl/worksheets/sheet1.xml 8 ${Buffer.byteLength(whole)} 2000 <worksheet><`,
+      'empty.xml 8 0 2000 ',
+      `head-only.xml 8 2 2000 ${Buffer.from('ñ').toString('latin1')}`,
+      createHash('sha256').update(whole).digest('hex'),
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('crc32Combine: the CRC-32 of A then B, from the CRCs of each, for lengths from 0 to past 2^32 bits', () => {
+  let seed = 7;
+  const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24));
+  for (const [a, b] of [[0, 0], [1, 0], [0, 1], [3, 5], [1000, 1], [17, 65_537], [5, 600_001]]) {
+    const x = bytes(a);
+    const y = bytes(b);
+    assert.equal(crc32Combine(crc32(x), crc32(y), b), crc32(Buffer.concat([x, y])), `${a} + ${b}`);
+  }
+  // 600 MB of zeros (past 2^32 bits): the combined CRC equals zlib's running CRC over the same bytes.
+  const zeros = Buffer.alloc(1 << 20);
+  let running = crc32(Buffer.from('head'));
+  for (let i = 0; i < 600; i++) running = crc32(zeros, running);
+  let zerosCrc = 0;
+  for (let i = 0; i < 600; i++) zerosCrc = crc32(zeros, zerosCrc);
+  assert.equal(crc32Combine(crc32(Buffer.from('head')), zerosCrc, 600 * (1 << 20)), running);
 });

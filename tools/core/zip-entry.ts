@@ -19,6 +19,11 @@ const STAGING_MAX = 2 * PIECE_BYTES;
 /**
  * A ZIP entry deflated by zlib as its content comes. Each piece is deflated on its own and ends with a sync
  * flush (byte aligned, not final), so the pieces concatenate into one valid deflate stream; the last one ends it.
+ *
+ * An entry may also get a head known only once its content is written (a worksheet's `<dimension>` and `<cols>`
+ * depend on every row): the content's deflated pieces are then held, the head is deflated on its own and put in
+ * front of them, an empty final block ends the stream, and the CRC-32 of head + content is combined from the two.
+ * Holding costs nothing extra: every deflated piece is kept until the archive is finished anyway.
  */
 export class ZlibEntry implements ZipInputFile {
   size = 0;
@@ -30,11 +35,15 @@ export class ZlibEntry implements ZipInputFile {
   /** Content not deflated yet, encoded into one buffer of this entry (allocated at its first write). */
   private staging: Buffer | null = null;
   private used = 0;
+  /** Deflated pieces held back until the head is known; null when pieces go out as they come. */
+  private held: ReturnType<typeof deflateRawSync>[] | null;
   constructor(
     readonly filename: string,
     private readonly level = 4,
+    headLater = false,
   ) {
     this.flag = levelFlag(level);
+    this.held = headLater ? [] : null;
   }
 
   write(chunk: string | Uint8Array): void {
@@ -55,8 +64,19 @@ export class ZlibEntry implements ZipInputFile {
     if (this.used >= PIECE_BYTES) this.deflate(false);
   }
 
-  end(): void {
-    this.deflate(true);
+  /** Ends the entry; `head` is required when the entry was made with `headLater`, and goes before the content. */
+  end(head?: string): void {
+    if (this.held === null) return void this.deflate(true);
+    this.deflate(false);
+    this.staging = null;
+    const data = Buffer.from(head ?? '', 'utf8');
+    this.crc = crc32Combine(crc32(data), this.crc, this.size);
+    this.size += data.length;
+    this.ondata(null, deflateRawSync(data, { level: this.level, finishFlush: constants.Z_SYNC_FLUSH }), false);
+    for (const piece of this.held) this.ondata(null, piece, false);
+    this.held = null;
+    // A final fixed-Huffman block holding nothing but its end code.
+    this.ondata(null, new Uint8Array([0x03, 0x00]), true);
   }
 
   /** Makes room for `bytes` more: the buffer grows by doubling up to two pieces, so a small part never reserves 2 MB. */
@@ -73,10 +93,40 @@ export class ZlibEntry implements ZipInputFile {
     const data = this.staging ? this.staging.subarray(0, this.used) : Buffer.alloc(0);
     this.used = 0;
     if (final) this.staging = null;
+    if (this.held !== null && data.length === 0) return;
     this.size += data.length;
     this.crc = crc32(data, this.crc);
-    this.ondata(null, deflateRawSync(data, { level: this.level, finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH }), final);
+    const out = deflateRawSync(data, { level: this.level, finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH });
+    if (this.held !== null) this.held.push(out);
+    else this.ondata(null, out, final);
   }
+}
+
+// CRC-32 of A followed by B from crc(A), crc(B) and B's length: zlib's crc32_combine (multiplication by x^(8n)
+// modulo the CRC polynomial), which Node does not expose.
+const POLY = 0xedb88320;
+
+function multModP(a: number, b: number): number {
+  let p = 0;
+  for (let m = 0x80000000; m !== 0; m >>>= 1) {
+    if (a & m) {
+      p ^= b;
+      if ((a & (m - 1)) === 0) break;
+    }
+    b = b & 1 ? (b >>> 1) ^ POLY : b >>> 1;
+  }
+  return p >>> 0;
+}
+
+/** x^(2^k) modulo the polynomial, for k = 0…31. */
+const X2N: number[] = [];
+for (let k = 0, p = 0x40000000; k < 32; k++, p = multModP(p, p)) X2N.push(p);
+
+export function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
+  let p = 0x80000000;
+  // x^(8·lengthB): the bits of the length, starting at x^(2^3) for the 8 bits a byte shifts.
+  for (let n = lengthB, k = 3; n > 0; n = Math.floor(n / 2), k++) if (n % 2 === 1) p = multModP(X2N[k & 31], p);
+  return (multModP(p, crcA) ^ crcB) >>> 0;
 }
 
 /** An entry whose deflated bytes are already known. */
@@ -135,6 +185,12 @@ export function zipBuilder() {
       zip.add(entry);
       write((c) => entry.write(c));
       entry.end();
+    },
+    /** A deflated entry whose first bytes, `write`'s result, are known only once the rest is written. */
+    deflatedHeadLast(path: string, level: number, write: (push: (chunk: string | Uint8Array) => void) => string): void {
+      const entry = new ZlibEntry(path, level, true);
+      zip.add(entry);
+      entry.end(write((c) => entry.write(c)));
     },
     /** A deflated entry of a short text, deflated once for all the results that repeat it. */
     deflatedText(path: string, level: number, text: string): void {

@@ -20,7 +20,7 @@
 import type { ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { zipBuilder } from '../core/zip-entry.ts';
-import { columnLetter, isoDate, type Cell, type Table } from '../core/table.ts';
+import { columnLetter, isoDate, type Cell } from '../core/table.ts';
 import { dateToSerial, hasTime, isTimeOnly } from './excel-date.ts';
 import { titleRow, type SheetTable } from './titles.ts';
 
@@ -84,18 +84,6 @@ function xmlText(s: string): string {
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, hex);
 }
 
-function checkLimits(table: Table, ctx: Localizer): void {
-  const limit = (max: number, unit: string) =>
-    new ToolError('format_limit_exceeded', { params: { format: 'xlsx', max, unit: ctx.t(`names.${unit}`) } });
-  if (table.rows.length + (table.header ? 1 : 0) > XLSX_MAX_ROWS) throw limit(XLSX_MAX_ROWS, 'rows');
-  if (table.header && table.header.length > XLSX_MAX_COLUMNS) throw limit(XLSX_MAX_COLUMNS, 'columns');
-  for (const h of table.header ?? []) if (h.length > XLSX_MAX_CELL_CHARS) throw limit(XLSX_MAX_CELL_CHARS, 'characters');
-  for (const r of table.rows) {
-    if (r.length > XLSX_MAX_COLUMNS) throw limit(XLSX_MAX_COLUMNS, 'columns');
-    for (const c of r) if (typeof c === 'string' && c.length > XLSX_MAX_CELL_CHARS) throw limit(XLSX_MAX_CELL_CHARS, 'characters');
-  }
-}
-
 function displayLength(c: Cell): number {
   if (c === null) return 0;
   if (c instanceof Date) return isTimeOnly(c) ? 8 : hasTime(c) ? 19 : 10;
@@ -125,49 +113,101 @@ function cellXml(c: Cell, ref: string, title: boolean): string {
   return `<c r="${ref}" s="${dateStyle(c)}"><v>${serial}</v></c>`;
 }
 
-/**
- * Streams one worksheet's XML to `push` in pieces of about 64 KB, each encoded at once: handed over as text, the
- * pieces were gathered into a 1 MB string first, promoted to the old generation and flattened before encoding
- * (measured on 100,000 rows: 620 -> 460 ms for the same bytes).
- */
-function writeSheet(table: SheetTable, push: (s: string | Uint8Array) => void): void {
-  const titles = titleRow(table);
-  let width = table.header?.length ?? 0;
-  for (const r of table.rows) if (r.length > width) width = r.length;
-  const height = table.rows.length + (table.header ? 1 : 0);
-  const letters = Array.from({ length: width }, (_, i) => columnLetter(i));
-  const lengths = new Array<number>(width).fill(0);
-  const sample = titles ? [titles, ...table.rows.slice(0, 1000)] : table.rows.slice(0, 1000);
-  for (const r of sample) for (let c = 0; c < r.length; c++) lengths[c] = Math.max(lengths[c], displayLength(r[c]));
+/** The rows of one sheet, as they come. */
+export interface SheetRows {
+  /** The title row (bold); at most once, before any data row. */
+  titles(cells: readonly Cell[]): void;
+  /** Data rows, in order; a row with no value still takes its row number. */
+  rows(batch: readonly (readonly Cell[])[]): void;
+}
 
-  const ref = height > 0 && width > 0 ? `A1:${letters[width - 1]}${height}` : 'A1';
-  let out =
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-    '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
-    `<dimension ref="${ref}"/>`;
-  if (width > 0) {
-    out += '<cols>';
-    for (let c = 0; c < width; c++) out += `<col min="${c + 1}" max="${c + 1}" width="${Math.min(Math.max(lengths[c] + 2, 8), 60)}" customWidth="1"/>`;
-    out += '</cols>';
+/** Data rows whose text lengths make the column widths (the title row counts too). */
+const WIDTH_SAMPLE = 1000;
+
+/**
+ * One worksheet's XML, streamed to `push` as rows come, in pieces of about 64 KB, each encoded at once: handed
+ * over as text, the pieces were gathered into a 1 MB string first, promoted to the old generation and
+ * flattened before encoding (measured on 100,000 rows: 620 -> 460 ms for the same bytes). `<dimension>` and
+ * `<cols>` depend on every row; `head()` gives them at the end and the ZIP entry puts them first.
+ */
+class SheetXml implements SheetRows {
+  private r = 0;
+  private titled = 0;
+  private width = 0;
+  private readonly lengths: number[] = [];
+  private letters: string[] = [];
+  private out = '';
+
+  constructor(
+    private readonly push: (s: string | Uint8Array) => void,
+    private readonly ctx: Localizer,
+  ) {}
+
+  titles(cells: readonly Cell[]): void {
+    if (this.r > 0) throw new Error('titles after rows');
+    this.titled = 1;
+    for (const h of cells) if (typeof h === 'string' && h.length > XLSX_MAX_CELL_CHARS) throw this.limit(XLSX_MAX_CELL_CHARS, 'characters');
+    this.emit(cells, true);
   }
-  out += '<sheetData>';
-  let r = 0;
-  const emit = (row: Cell[], title: boolean) => {
-    const rowNumber = String(++r);
+
+  rows(batch: readonly (readonly Cell[])[]): void {
+    for (const row of batch) this.emit(row, false);
+  }
+
+  private limit(max: number, unit: string): ToolError {
+    return new ToolError('format_limit_exceeded', { params: { format: 'xlsx', max, unit: this.ctx.t(`names.${unit}`) } });
+  }
+
+  private emit(row: readonly Cell[], title: boolean): void {
+    if (this.r >= XLSX_MAX_ROWS) throw this.limit(XLSX_MAX_ROWS, 'rows');
+    if (row.length > this.width) this.widen(row.length);
+    const rowNumber = String(++this.r);
+    const sampled = this.r <= WIDTH_SAMPLE + this.titled;
+    const letters = this.letters;
     let cells = '';
     for (let c = 0; c < row.length; c++) {
       const cell = row[c] ?? null;
-      if (cell !== null && cell !== '') cells += cellXml(cell, letters[c] + rowNumber, title);
+      if (cell === null || cell === '') continue;
+      if (typeof cell === 'string' && cell.length > XLSX_MAX_CELL_CHARS) throw this.limit(XLSX_MAX_CELL_CHARS, 'characters');
+      if (sampled) {
+        const n = displayLength(cell);
+        if (n > this.lengths[c]) this.lengths[c] = n;
+      }
+      cells += cellXml(cell, letters[c] + rowNumber, title);
     }
-    if (cells) out += `<row r="${rowNumber}">${cells}</row>`;
-    if (out.length > 65_536) {
-      push(Buffer.from(out, 'utf8'));
-      out = '';
+    if (cells) this.out += `<row r="${rowNumber}">${cells}</row>`;
+    if (this.out.length > 65_536) {
+      this.push(Buffer.from(this.out, 'utf8'));
+      this.out = '';
     }
-  };
-  if (titles) emit(titles, true);
-  for (const row of table.rows) emit(row, false);
-  push(Buffer.from(out + '</sheetData></worksheet>', 'utf8'));
+  }
+
+  private widen(width: number): void {
+    if (width > XLSX_MAX_COLUMNS) throw this.limit(XLSX_MAX_COLUMNS, 'columns');
+    for (let c = this.width; c < width; c++) {
+      this.letters.push(columnLetter(c));
+      this.lengths.push(0);
+    }
+    this.width = width;
+  }
+
+  /** Ends the sheet data; the part's head, with the sheet's extent and column widths. */
+  end(): string {
+    this.push(Buffer.from(this.out + '</sheetData></worksheet>', 'utf8'));
+    this.out = '';
+    const { width, r: height, lengths } = this;
+    const ref = height > 0 && width > 0 ? `A1:${columnLetter(width - 1)}${height}` : 'A1';
+    let head =
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+      '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+      `<dimension ref="${ref}"/>`;
+    if (width > 0) {
+      head += '<cols>';
+      for (let c = 0; c < width; c++) head += `<col min="${c + 1}" max="${c + 1}" width="${Math.min(Math.max(lengths[c] + 2, 8), 60)}" customWidth="1"/>`;
+      head += '</cols>';
+    }
+    return head + '<sheetData>';
+  }
 }
 
 function stylesXml(): string {
@@ -228,11 +268,31 @@ const LEVEL = 4;
 
 /** An .xlsx workbook (deflated) with one sheet per table; sheet names are made valid and unique. */
 export function writeXlsx(tables: SheetTable[], ctx: Localizer): Uint8Array {
-  for (const t of tables) checkLimits(t, ctx);
   const list: SheetTable[] = tables.length > 0 ? tables : [{ name: '', header: null, rows: [] }];
-  const names = sheetNames(list.map((t) => t.name), ctx.name('sheet'));
+  return workbook(list.map((t) => t.name), ctx, (i, sheet) => {
+    const titles = titleRow(list[i]);
+    if (titles) sheet.titles(titles);
+    sheet.rows(list[i].rows);
+  });
+}
+
+/**
+ * A workbook of one sheet whose rows are written as they come (`fill` writes them): a result that is never
+ * a table in memory, such as rows read from another file and written straight away.
+ */
+export function writeXlsxRows(name: string, ctx: Localizer, fill: (sheet: SheetRows) => void): Uint8Array {
+  return workbook([name], ctx, (_, sheet) => fill(sheet));
+}
+
+function workbook(names: string[], ctx: Localizer, fill: (index: number, sheet: SheetRows) => void): Uint8Array {
   const zip = zipBuilder();
-  for (const [path, xml] of Object.entries(packageXml(names))) zip.deflatedText(path, LEVEL, xml);
-  list.forEach((t, i) => zip.deflated(`xl/worksheets/sheet${i + 1}.xml`, LEVEL, (push) => writeSheet(t, push)));
+  for (const [path, xml] of Object.entries(packageXml(sheetNames(names, ctx.name('sheet'))))) zip.deflatedText(path, LEVEL, xml);
+  names.forEach((_, i) =>
+    zip.deflatedHeadLast(`xl/worksheets/sheet${i + 1}.xml`, LEVEL, (push) => {
+      const sheet = new SheetXml(push, ctx);
+      fill(i, sheet);
+      return sheet.end();
+    }),
+  );
   return zip.finish();
 }
