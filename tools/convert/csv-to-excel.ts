@@ -7,8 +7,8 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
-import { widthOf } from '../core/table.ts';
-import { DELIMITERS, readCsv, sheetNames, writeXlsx } from '../sheet/index.ts';
+import { PreviewRows } from '../core/output.ts';
+import { DELIMITERS, sheetNames, streamCsv, writeXlsxRows } from '../sheet/index.ts';
 
 const NAMES: Record<string, keyof typeof DELIMITERS> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
 
@@ -23,26 +23,34 @@ export default defineTool({
     'sheet-name': optionalText,
   }),
   run({ file }, opts, ctx) {
-    const { table, encoding, delimiter } = readCsv(file, {
-      hasHeader: opts['has-header'],
-      detectTypes: opts['detect-types'],
-      delimiter: opts.delimiter === 'auto' ? undefined : DELIMITERS[opts.delimiter],
-      report: ctx.message,
-      maxCells: ctx.limits.maxCells,
-    });
     const wanted = opts['sheet-name'] || baseNameOf(file.name);
     const [sheet] = sheetNames([wanted], ctx.name('sheet'));
+    // The rows go from the CSV into the sheet as they are read: neither the whole text nor the whole table is held.
+    const preview = new PreviewRows();
+    const { result: bytes, read } = streamCsv(
+      file,
+      {
+        hasHeader: opts['has-header'],
+        detectTypes: opts['detect-types'],
+        delimiter: opts.delimiter === 'auto' ? undefined : DELIMITERS[opts.delimiter],
+        report: ctx.message,
+        maxCells: ctx.limits.maxCells,
+      },
+      (pipe) =>
+        writeXlsxRows(sheet, ctx, (xlsx) => {
+          preview.rows.length = 0;
+          pipe({ titles: (cells) => xlsx.titles(cells), rows: (batch) => (preview.take(batch), xlsx.rows(batch)) });
+        }),
+    );
     if (sheet !== wanted) ctx.message('info', 'sheet_renamed', { name: file.name, from: wanted, to: sheet });
-    const result = { ...table, name: sheet };
-    const out = ctx.file(`${baseNameOf(file.name)}.xlsx`, writeXlsx([result], ctx));
     ctx.message('info', 'xlsx_from_csv', {
       name: file.name,
-      encoding: encoding.toUpperCase().replace('WINDOWS', 'Windows'),
-      delimiter: ctx.t(`names.delimiter-${NAMES[delimiter] ?? 'comma'}`),
-      rows: table.rows.length,
-      columns: widthOf(table),
+      encoding: read.encoding.toUpperCase().replace('WINDOWS', 'Windows'),
+      delimiter: ctx.t(`names.delimiter-${NAMES[read.delimiter] ?? 'comma'}`),
+      rows: read.rowCount,
+      columns: read.width,
       sheet,
     });
-    return { files: [out], preview: result };
+    return { files: [ctx.file(`${baseNameOf(file.name)}.xlsx`, bytes)], preview: preview.table(sheet, read.header, read.width, read.rowCount) };
   },
 });

@@ -1,7 +1,7 @@
 // Result files: safe names, media types, ZIP packaging, and the previews every answer carries.
 import { extensionOf } from './files.ts';
 import { zipBuilder } from './zip-entry.ts';
-import { isoDate, widthOf, columnLetter, type Cell, type Table } from './table.ts';
+import { isoDate, widthOf, columnLetter, type Cell, type Row, type Table } from './table.ts';
 
 export interface OutputFile {
   name: string;
@@ -114,6 +114,20 @@ function previewCell(c: Cell): PreviewCell {
  * table), saying how many it has in all: a result written without building its rows.
  */
 export type PreviewTable = Table & { totalRows?: number };
+
+/** The first rows of a result written as its rows come (never a whole table), kept for its preview. */
+export class PreviewRows {
+  readonly rows: Row[] = [];
+  take(batch: readonly Row[]): void {
+    for (let i = 0; i < batch.length && this.rows.length < PREVIEW_ROWS; i++) this.rows.push(batch[i]);
+  }
+
+  /** The preview's table, its rows as wide as the result's widest (known only at the end). */
+  table(name: string, header: string[] | null, width: number, totalRows: number): PreviewTable {
+    const rows = this.rows.map((r) => (r.length >= width ? r : [...r, ...new Array<Cell>(width - r.length).fill(null)]));
+    return { name, header, rows, totalRows };
+  }
+}
 
 /** The first rows of a table as JSON; columns are the titles, or A, B, C… when there are none. */
 export function previewOf(table: PreviewTable): Preview {

@@ -223,72 +223,180 @@ export interface CsvRead {
   delimiter: string;
 }
 
+/** What a streamed read found, once every row has gone to the sink. */
+export interface CsvStreamed {
+  /** Titles as wide as the widest row, or null without a header. */
+  header: string[] | null;
+  /** Data rows handed out (blank rows between data rows included). */
+  rowCount: number;
+  /** Fields of the widest record. */
+  width: number;
+  encoding: TextEncodingName;
+  delimiter: string;
+}
+
+/** Where streamed rows go: the title row first (when there is a header), then the data rows in order. */
+export interface CsvRowSink {
+  titles(cells: readonly Cell[]): void;
+  /** Rows are typed but not padded: a row shorter than the widest has no cells past its end. */
+  rows(batch: readonly Row[]): void;
+}
+
 /** Reads a CSV file into a rectangular table named after the file; messages go to `report`. */
 export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
+  const rows: Row[] = [];
+  const { read } = streamCsv(file, o, (pipe) => {
+    rows.length = 0;
+    pipe({ titles: () => {}, rows: (batch) => { for (const r of batch) rows.push(r); } });
+  });
+  // Each record is its row already (CellMaker), padded here: no second array per row.
+  for (const cells of rows) for (let i = cells.length; i < read.width; i++) cells.push(null);
+  return { table: { name: baseNameOf(file.name), header: read.header, rows }, encoding: read.encoding, delimiter: read.delimiter };
+}
+
+/**
+ * Reads a CSV as readCsv does, but hands its rows to a sink as they are parsed instead of keeping them: `write`
+ * gets `pipe`, which sends every row into the sink it is given, and returns what `write` made of them (an
+ * xlsx written while the CSV is read holds neither the whole text nor the whole table). `write` runs a second
+ * time, from scratch, in the rare file whose piecewise read must start again on the whole text (a quote left
+ * open until the end); messages are reported once, when the read has succeeded.
+ */
+export function streamCsv<T>(file: InputFile, o: CsvReadOptions, write: (pipe: (sink: CsvRowSink) => void) => T): { result: T; read: CsvStreamed } {
   const report = o.report ?? silent;
+  const option = o.option ?? 'file';
   const pieces = pieceDecoder(file.bytes);
   const { text, encoding } = pieces === null ? decodeText(file.bytes) : { text: null, encoding: pieces.encoding };
   // tools.md §2.2: a NUL byte in text that is not UTF-16 means a binary file (a ZIP or a workbook named .csv),
   // which would otherwise come out as a table of garbage presented as success.
   if (!encoding.startsWith('utf-16') && file.bytes.includes(0)) {
-    throw new ToolError('invalid_file', { option: o.option ?? 'file', messageKey: 'error-details.binary', params: { name: file.name.slice(0, 200) } });
+    throw new ToolError('invalid_file', { option, messageKey: 'error-details.binary', params: { name: file.name.slice(0, 200) } });
   }
-  if (encoding === 'windows-1252') report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
   const delimiter = o.delimiter ?? detectDelimiter(text ?? pieces!.decode(pieces!.from, pieceEnd(file.bytes, pieces!.from + 4 * SAMPLE_CHARS)));
   // Records are typed as they are parsed: their field texts die young instead of all living at once with the
   // whole text (100,000 rows: ~50 MB of fields and arrays at the end of parsing).
   const makeCells = () => new CellMaker(o.hasHeader, o.detectTypes, { decimalComma: delimiter !== ',' });
-  const parsed =
-    (pieces !== null ? parsePieces(file.bytes, pieces, delimiter, makeCells()) : null) ??
-    parseCsv(text ?? decodeText(file.bytes).text, delimiter, Infinity, () => makeCells().finish);
-  if (parsed.unclosedQuotes.length > 0) {
-    report('warning', 'csv_unclosed_quote', { name: file.name, line: parsed.unclosedQuotes[0], count: parsed.unclosedQuotes.length });
+  const limits = { maxCells: o.maxCells ?? DEFAULT_TOOL_LIMITS.maxCells, name: file.name, option };
+  let flow: CsvFlow | undefined;
+  let unclosedQuotes: number[] = [];
+  const attempt = (whole: boolean) =>
+    write((sink) => {
+      flow = new CsvFlow(o.hasHeader, sink, limits);
+      unclosedQuotes = [];
+      if (pieces !== null && !whole) {
+        if (!parsePieces(file.bytes, pieces, delimiter, makeCells(), flow)) throw RESTART;
+      } else {
+        const parsed = parseCsv(text ?? decodeText(file.bytes).text, delimiter, Infinity, () => makeCells().finish);
+        unclosedQuotes = parsed.unclosedQuotes;
+        flow.add(parsed.rows);
+      }
+      flow.end();
+    });
+  let result: T;
+  try {
+    result = attempt(false);
+  } catch (err) {
+    if (err !== RESTART) throw err;
+    result = attempt(true);
   }
-  // Blank lines before and after the data are not rows of the table; blank lines between rows are.
-  const all = parsed.rows;
-  let end = all.length;
-  while (end > 0 && isBlank(all[end - 1])) end--;
-  let start = 0;
-  while (start < end && isBlank(all[start])) start++;
-  const raw = all.slice(start, end);
-  // A file with no row at all (empty, only a BOM, only blank lines) is no table: refuse it rather than
-  // answer with an empty result that looks like success.
-  if (raw.length === 0) throw new ToolError('invalid_file', { option: o.option ?? 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });
+  if (!flow?.ended) throw new Error('streamCsv: write did not pipe the rows');
+  if (encoding === 'windows-1252') report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
+  if (unclosedQuotes.length > 0) report('warning', 'csv_unclosed_quote', { name: file.name, line: unclosedQuotes[0], count: unclosedQuotes.length });
+  flow.reportRagged(report, file.name);
+  return { result, read: { header: flow.header, rowCount: flow.rowCount, width: flow.width, encoding, delimiter } };
+}
 
-  let width = 0;
-  let used = 0;
-  for (const r of raw) {
-    if (r.length > width) width = r.length;
-    for (const f of r) if (f !== '' && f !== null) used++;
-  }
-  checkCells(used, raw.length, width, o.maxCells ?? DEFAULT_TOOL_LIMITS.maxCells, file.name, o.option ?? 'file');
-  const expected = raw.length > 0 ? raw[0].length : 0;
-  let ragged = 0;
-  let firstRagged = -1;
-  for (let i = 1; i < raw.length; i++) {
-    if (raw[i].length !== expected && !isBlank(raw[i])) {
-      ragged++;
-      if (firstRagged < 0) firstRagged = i;
+const RESTART = Symbol('restart on the whole text');
+
+/**
+ * Typed records, in file order, to a sink: blank lines before and after the data are not rows of the table
+ * (a run of blank records is held until a record with a value follows it), blank lines between rows are; the
+ * first record with a value is the header when there is one. Cells are counted as they pass.
+ */
+class CsvFlow {
+  header: string[] | null = null;
+  rowCount = 0;
+  width = 0;
+  ended = false;
+  private started = false;
+  private readonly pending: Row[] = [];
+  private used = 0;
+  /** Records of the table so far (header included), and where the first one was: for the ragged-row warning. */
+  private records = 0;
+  private leading = 0;
+  private expected = 0;
+  private ragged = 0;
+  private firstRagged = -1;
+  private raggedFound = 0;
+
+  constructor(
+    private readonly hasHeader: boolean,
+    private readonly sink: CsvRowSink,
+    private readonly limits: { maxCells: number; name: string; option: 'file' | 'files' },
+  ) {}
+
+  add(records: Row[]): void {
+    let out: Row[] | null = null;
+    for (const r of records) {
+      if (isBlank(r)) {
+        if (this.started) this.pending.push(r);
+        else this.leading++;
+        continue;
+      }
+      for (const f of r) if (f !== '' && f !== null) this.used++;
+      if (this.used > this.limits.maxCells) checkCells(this.used, 0, 0, this.limits.maxCells, this.limits.name, this.limits.option);
+      if (r.length > this.width) this.width = r.length;
+      if (!this.started) {
+        this.started = true;
+        this.expected = r.length;
+        this.records = 1;
+        if (this.hasHeader) {
+          this.header = r as string[];
+          this.sink.titles(r);
+          continue;
+        }
+      } else {
+        this.records += this.pending.length;
+        if (r.length !== this.expected) {
+          if (this.ragged++ === 0) [this.firstRagged, this.raggedFound] = [this.records, r.length];
+        }
+        this.records++;
+      }
+      out ??= [];
+      if (this.pending.length > 0) {
+        // A blank record between rows is a row, and as wide as its fields (`;;` is three empty cells).
+        for (const p of this.pending) {
+          if (p.length > this.width) this.width = p.length;
+          out.push(p);
+        }
+        this.pending.length = 0;
+      }
+      out.push(r);
+    }
+    if (out !== null) {
+      this.rowCount += out.length;
+      this.sink.rows(out);
     }
   }
-  if (ragged > 0) {
-    const found = raw[firstRagged].length;
-    report('warning', 'ragged_rows', { name: file.name, count: ragged, row: start + firstRagged + 1, found, expected, width });
+
+  end(): void {
+    // A file with no row at all (empty, only a BOM, only blank lines) is no table: refuse it rather than
+    // answer with an empty result that looks like success.
+    if (!this.started) {
+      throw new ToolError('invalid_file', { option: this.limits.option, messageKey: 'error-details.empty', params: { name: this.limits.name.slice(0, 200) } });
+    }
+    checkCells(this.used, this.rowCount + (this.header ? 1 : 0), this.width, this.limits.maxCells, this.limits.name, this.limits.option);
+    if (this.header) {
+      const h = this.header;
+      this.header = Array.from({ length: this.width }, (_, i) => (h[i] as string | undefined) ?? '');
+    }
+    this.ended = true;
   }
 
-  const name = baseNameOf(file.name);
-  let header: string[] | null = null;
-  if (o.hasHeader) {
-    const h = raw[0];
-    header = Array.from({ length: width }, (_, i) => (h[i] as string | undefined) ?? '');
+  reportRagged(report: Report, name: string): void {
+    if (this.ragged === 0) return;
+    const row = this.leading + this.firstRagged + 1;
+    report('warning', 'ragged_rows', { name, count: this.ragged, row, found: this.raggedFound, expected: this.expected, width: this.width });
   }
-  // Each record is its row already (cellMaker), padded here: no second array per row.
-  for (let r = o.hasHeader ? 1 : 0; r < raw.length; r++) {
-    const cells: Cell[] = raw[r];
-    for (let i = cells.length; i < width; i++) cells.push(null);
-  }
-  const rows: Row[] = o.hasHeader ? raw.slice(1) : raw;
-  return { table: { name, header, rows }, encoding, delimiter };
 }
 
 /**
@@ -362,9 +470,8 @@ function pieceEnd(b: Uint8Array, at: number): number {
   return lf < 0 ? b.length : lf + 1;
 }
 
-/** The records of the whole text, parsed piece by piece; null when a quote is still open at the end of the file. */
-function parsePieces(b: Uint8Array, pieces: PieceDecoder, delimiter: string, cells: CellMaker): ParsedCsv | null {
-  const rows: string[][] = [];
+/** The records of the whole text, parsed piece by piece into `flow`; false when a quote is still open at the end of the file. */
+function parsePieces(b: Uint8Array, pieces: PieceDecoder, delimiter: string, cells: CellMaker, flow: CsvFlow): boolean {
   const delim = delimiter.charCodeAt(0);
   const none = new Set<number>();
   for (let start = pieces.from; start < b.length; ) {
@@ -373,16 +480,16 @@ function parsePieces(b: Uint8Array, pieces: PieceDecoder, delimiter: string, cel
       const header = cells.header;
       const res = parseOnce(pieces.decode(start, end), delim, none, Infinity, cells.finish);
       if (res.unclosedAt < 0) {
-        for (const r of res.rows) rows.push(r);
+        flow.add(res.rows);
         break;
       }
-      if (end >= b.length) return null;
+      if (end >= b.length) return false;
       cells.header = header;
       end = pieceEnd(b, start + 2 * (end - start));
     }
     start = end;
   }
-  return { rows, unclosedQuotes: [] };
+  return true;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The spreadsheet layer tools share: reading inputs into tables, writing xlsx and csv, aligning columns.
 export { readTables, readFirstTable, type ReadOptions, type ReadResult } from './read-table.ts';
-export { writeXlsx, sheetNames, XLSX_MAX_ROWS, XLSX_MAX_COLUMNS, XLSX_MAX_CELL_CHARS } from './write-xlsx.ts';
-export { readCsv, decodeText, parseCsv, detectDelimiter, DELIMITERS, type CsvReadOptions, type CsvRead, type TextEncodingName } from './csv.ts';
+export { writeXlsx, writeXlsxRows, sheetNames, XLSX_MAX_ROWS, XLSX_MAX_COLUMNS, XLSX_MAX_CELL_CHARS } from './write-xlsx.ts';
+export { readCsv, streamCsv, decodeText, parseCsv, detectDelimiter, DELIMITERS, type CsvReadOptions, type CsvRead, type TextEncodingName } from './csv.ts';
 export { writeCsv, csvText, plainNumber, type CsvWriteOptions } from './write-csv.ts';
 export { detectType } from './detect-type.ts';
 export { serialToDate, dateToSerial, isTimeOnly } from './excel-date.ts';
