@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
-import { readTables, stackTables, writeXlsx } from '../sheet/index.ts';
+import { readTables, stack, writePipedXlsx } from '../sheet/index.ts';
 
 export default defineTool({
   id: 'flatten-sheets',
@@ -16,7 +16,7 @@ export default defineTool({
   }),
   run({ file }, opts, ctx) {
     const { tables } = readTables(file, { hasHeader: opts['has-header'], sheets: 'all', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
-    const table = stackTables(
+    const flat = stack(
       tables.map((t) => ({ table: t, label: t.name })),
       {
         name: ctx.name('flattened'),
@@ -26,6 +26,7 @@ export default defineTool({
         report: ctx.message,
       },
     );
-    return { files: [ctx.file(`${ctx.name('flattened')}.xlsx`, writeXlsx([table], ctx))], preview: table };
+    const { bytes, preview } = writePipedXlsx(flat, ctx);
+    return { files: [ctx.file(`${ctx.name('flattened')}.xlsx`, bytes)], preview };
   },
 });

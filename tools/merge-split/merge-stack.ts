@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
-import { readFirstTable, stackTables, writeXlsx } from '../sheet/index.ts';
+import { readFirstTable, stack, writePipedXlsx } from '../sheet/index.ts';
 
 export default defineTool({
   id: 'merge-stack',
@@ -21,13 +21,15 @@ export default defineTool({
       label: file.name,
       table: readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: true, option: 'files', report: ctx.message, maxCells: ctx.limits.maxCells }),
     }));
-    const table = stackTables(sources, {
+    const merged = stack(sources, {
       name: ctx.name('merged'),
       hasHeader: opts['has-header'],
       matchByName: opts['match-by-name'],
       labelColumn: opts['add-source-column'] ? opts['source-column-name'] || ctx.name('source-column') : null,
       report: ctx.message,
     });
-    return { files: [ctx.file(`${ctx.name('merged')}.xlsx`, writeXlsx([table], ctx))], preview: table };
+    // The merged rows are made as the sheet is written: never a second copy of every row.
+    const { bytes, preview } = writePipedXlsx(merged, ctx);
+    return { files: [ctx.file(`${ctx.name('merged')}.xlsx`, bytes)], preview };
   },
 });

@@ -117,30 +117,72 @@ function byPosition(sources: StackSource[], hasHeader: boolean, report: Report):
 
 const isEmpty = (t: Table) => t.rows.length === 0 && (t.header === null || t.header.every((h) => h === ''));
 
-/** One table of all the sources' rows, in order, with aligned columns. */
-export function stackTables(sources: StackSource[], o: StackOptions): SheetTable {
+/** Rows are stacked and handed on this many at a time. */
+const BATCH_ROWS = 4096;
+
+/** The stacked table before its rows: they are made only when piped, in batches, and never all held at once. */
+export interface Stack {
+  name: string;
+  header: string[] | null;
+  titleCells?: Cell[];
+  width: number;
+  rowCount: number;
+  /**
+   * Hands every stacked row to `sink`, in order. Each source table's rows are dropped once they are stacked
+   * (the sources are not to be used afterwards): stacking then never holds a second copy of every row.
+   */
+  pipe(sink: (rows: Row[]) => void): void;
+}
+
+/** The sources' rows, in order, with aligned columns. */
+export function stack(sources: StackSource[], o: StackOptions): Stack {
   const report = o.report ?? silent;
   const used = sources.filter((s) => {
     if (!isEmpty(s.table)) return true;
     report('info', 'empty_source', { name: s.label });
     return false;
   });
-  if (used.length === 0) return { name: o.name, header: o.hasHeader ? (o.labelColumn !== null ? [o.labelColumn] : []) : null, rows: [] };
+  if (used.length === 0) {
+    const header = o.hasHeader ? (o.labelColumn !== null ? [o.labelColumn] : []) : null;
+    return { name: o.name, header, width: header?.length ?? 0, rowCount: 0, pipe: () => {} };
+  }
   const layout = o.hasHeader && o.matchByName ? byName(used, report) : byPosition(used, o.hasHeader, report);
   const width = layout.header.length;
   const label = o.labelColumn !== null;
-  const rows: Row[] = [];
-  used.forEach((s, i) => {
-    const map = layout.maps[i];
-    for (const src of s.table.rows) {
-      const row: Cell[] = new Array(width + (label ? 1 : 0)).fill(null);
-      for (let j = 0; j < src.length; j++) if (src[j] !== null) row[map[j]] = src[j];
-      if (label) row[width] = s.label;
-      rows.push(row);
-    }
-  });
-  if (!o.hasHeader) return { name: o.name, header: null, rows };
+  const pipe = (sink: (rows: Row[]) => void) => {
+    used.forEach((s, i) => {
+      const map = layout.maps[i];
+      const src = s.table.rows;
+      s.table.rows = [];
+      for (let at = 0; at < src.length; at += BATCH_ROWS) {
+        const batch: Row[] = [];
+        for (let k = at; k < Math.min(src.length, at + BATCH_ROWS); k++) {
+          const from = src[k];
+          const row: Cell[] = new Array(width + (label ? 1 : 0)).fill(null);
+          for (let j = 0; j < from.length; j++) if (from[j] !== null) row[map[j]] = from[j];
+          if (label) row[width] = s.label;
+          batch.push(row);
+          // The source row is no longer needed: dropping it lets the collector take it while stacking goes on.
+          (src as (Row | undefined)[])[k] = undefined;
+        }
+        sink(batch);
+      }
+    });
+  };
+  const rowCount = used.reduce((n, s) => n + s.table.rows.length, 0);
+  const all = width + (label ? 1 : 0);
+  if (!o.hasHeader) return { name: o.name, header: null, width: all, rowCount, pipe };
   const header = label ? [...layout.header, o.labelColumn!] : layout.header;
   const titleCells = label ? [...layout.cells, o.labelColumn!] : layout.cells;
-  return { name: o.name, header, titleCells, rows };
+  return { name: o.name, header, titleCells, width: all, rowCount, pipe };
+}
+
+/** One table of all the sources' rows, in order, with aligned columns. */
+export function stackTables(sources: StackSource[], o: StackOptions): SheetTable {
+  const { name, header, titleCells, pipe } = stack(sources, o);
+  const rows: Row[] = [];
+  pipe((batch) => {
+    for (const r of batch) rows.push(r);
+  });
+  return titleCells === undefined ? { name, header, rows } : { name, header, titleCells, rows };
 }

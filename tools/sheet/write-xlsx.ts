@@ -20,7 +20,8 @@
 import type { ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { zipBuilder } from '../core/zip-entry.ts';
-import { columnLetter, isoDate, type Cell } from '../core/table.ts';
+import { PreviewRows, type PreviewTable } from '../core/output.ts';
+import { columnLetter, isoDate, type Cell, type Row } from '../core/table.ts';
 import { dateToSerial, hasTime, isTimeOnly } from './excel-date.ts';
 import { titleRow, type SheetTable } from './titles.ts';
 
@@ -282,6 +283,30 @@ export function writeXlsx(tables: SheetTable[], ctx: Localizer): Uint8Array {
  */
 export function writeXlsxRows(name: string, ctx: Localizer, fill: (sheet: SheetRows) => void): Uint8Array {
   return workbook([name], ctx, (_, sheet) => fill(sheet));
+}
+
+/** A table whose rows are made as they are written (stacked files, for one), handed on in batches. */
+export interface PipedTable {
+  name: string;
+  header: string[] | null;
+  titleCells?: Cell[];
+  width: number;
+  rowCount: number;
+  pipe(sink: (rows: Row[]) => void): void;
+}
+
+/** A one-sheet workbook of a piped table, and the preview of its first rows. */
+export function writePipedXlsx(t: PipedTable, ctx: Localizer): { bytes: Uint8Array; preview: PreviewTable } {
+  const preview = new PreviewRows();
+  const bytes = writeXlsxRows(t.name, ctx, (sheet) => {
+    const titles = titleRow({ name: t.name, header: t.header, titleCells: t.titleCells, rows: [] });
+    if (titles) sheet.titles(titles);
+    t.pipe((batch) => {
+      preview.take(batch);
+      sheet.rows(batch);
+    });
+  });
+  return { bytes, preview: preview.table(t.name, t.header, t.width, t.rowCount) };
 }
 
 function workbook(names: string[], ctx: Localizer, fill: (index: number, sheet: SheetRows) => void): Uint8Array {

@@ -114,3 +114,16 @@ test('merge-stack: 20 files are accepted', async () => {
   const [sheet] = await readXlsx(out.files[0].bytes);
   assert.deepEqual(sheet.rows, [['n'], ...Array.from({ length: 20 }, (_, i) => [i + 1])]);
 });
+
+test('merge-stack: files of thousands of rows are stacked batch by batch, every row in order under its column', async () => {
+  const a = ['id;nombre;importe', ...Array.from({ length: 9_000 }, (_, i) => `${i};a${i};${i},5`)].join('\n');
+  const b = ['importe;id;extra', ...Array.from({ length: 5_000 }, (_, i) => `${i},25;${i + 9_000};x${i}`)].join('\n');
+  const out = await runTool(tool, [inputFile('a.csv', a), inputFile('b.csv', b)]);
+  const [sheet] = await readXlsx(out.files[0].bytes);
+  assert.deepEqual(sheet.rows[0], ['id', 'nombre', 'importe', 'extra', 'Archivo de origen']);
+  assert.equal(sheet.rows.length, 1 + 14_000);
+  for (let i = 0; i < 9_000; i++) assert.deepEqual(sheet.rows[1 + i], [i, `a${i}`, i + 0.5, null, 'a.csv'], `row ${i + 2}`);
+  for (let i = 0; i < 5_000; i++) assert.deepEqual(sheet.rows[9_001 + i], [i + 9_000, null, i + 0.25, `x${i}`, 'b.csv'], `row ${i + 9_002}`);
+  assert.equal(out.preview?.totalRows, 14_000);
+  assert.deepEqual(out.preview?.rows[0], [0, 'a0', 0.5, null, 'a.csv']);
+});
