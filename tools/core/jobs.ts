@@ -1,6 +1,5 @@
 // Runs jobs off the event loop: a pool of worker threads with a heap bound and a time bound per run.
 // A parser that loops or balloons on a hostile file loses its worker, never the server.
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Lang } from '../../locales/index.ts';
 import { toolLimitsOf, type Config, type ToolLimits } from './config.ts';
@@ -19,8 +18,14 @@ export interface Job {
   download: boolean;
   /** Set by the runner from its configuration. */
   limits?: ToolLimits;
-  /** Set by the pool runner: the worker posts on it when it starts the run. */
-  started?: MessagePort;
+  /**
+   * Set by the pool runner: the worker stores in it, once it starts the run, the milliseconds elapsed since
+   * `postedAt` (at least 1; 0 = not started). Shared memory rather than a message: a MessageChannel per run
+   * cost both threads more than the rest of the hand-off (piscina's own message) did.
+   */
+  started?: Int32Array;
+  /** `performance.timeOrigin + performance.now()` when the run was handed to the pool. */
+  postedAt?: number;
 }
 
 export type JobReply =
@@ -89,17 +94,27 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
   async function runInPool(job: Job): Promise<RunResult> {
     const ac = new AbortController();
     // The time limit counts from the moment a worker starts the run: a worker that replaces one stopped a
-    // moment ago needs up to a second to load before it can, and that is not the run's time.
-    let timer = setTimeout(() => ac.abort(), (limits.JOB_TIMEOUT_S + WORKER_START_S) * 1000);
-    const { port1: started, port2: startedPort } = new MessageChannel();
-    started.once('message', () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => ac.abort(), limits.JOB_TIMEOUT_S * 1000);
-    });
+    // moment ago needs up to a second to load before it can, and that is not the run's time. The worker
+    // writes when it started; the timer, set for the earliest possible deadline, reads it when it fires.
+    const started = new Int32Array(new SharedArrayBuffer(4));
+    const postedAt = performance.timeOrigin + performance.now();
+    const posted = performance.now();
+    const deadline = () => {
+      const since = Atomics.load(started, 0);
+      if (since === 0) return posted + (limits.JOB_TIMEOUT_S + WORKER_START_S) * 1000;
+      // Another thread's clock: never later than what this thread has seen elapse.
+      return posted + Math.min(since, performance.now() - posted) + limits.JOB_TIMEOUT_S * 1000;
+    };
+    const check = () => {
+      const left = deadline() - performance.now();
+      if (left <= 0) ac.abort();
+      else timer = setTimeout(check, left);
+    };
+    let timer = setTimeout(check, limits.JOB_TIMEOUT_S * 1000);
     try {
       // The uploads go to the worker without a copy: once posted, this thread never reads them again.
-      const transferList = [startedPort, ...transferables(job.files.map((f) => f.bytes))];
-      const reply = (await pool!.run({ ...job, limits: toolLimitsOf(limits), started: startedPort }, { signal: ac.signal, transferList })) as JobReply;
+      const transferList = transferables(job.files.map((f) => f.bytes));
+      const reply = (await pool!.run({ ...job, limits: toolLimitsOf(limits), started, postedAt }, { signal: ac.signal, transferList })) as JobReply;
       if (!reply.ok) throw new ToolError(reply.code, { option: reply.option, messageKey: reply.messageKey, params: reply.params });
       return reply.result;
     } catch (err) {
@@ -110,7 +125,6 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
       throw err;
     } finally {
       clearTimeout(timer);
-      started.close();
     }
   }
 

@@ -20,8 +20,9 @@ export default async function runJob(job: Job | Reclaim): Promise<JobReply | nul
     return null;
   }
   runs++;
-  job.started?.postMessage(0);
-  job.started?.close();
+  if (job.started && job.postedAt !== undefined) {
+    Atomics.store(job.started, 0, Math.max(1, Math.min(2 ** 31 - 1, Math.round(performance.timeOrigin + performance.now() - job.postedAt))));
+  }
   try {
     const result = await execute(getTool(job.toolId), job.files, job.opts, { lang: resolveLang(job.lang), download: job.download, limits: job.limits });
     // The run is over: nothing here reads its result again, so its buffers can leave this thread.
