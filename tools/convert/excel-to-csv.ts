@@ -8,10 +8,8 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader } from '../core/schema.ts';
-import { PREVIEW_ROWS, type PreviewTable } from '../core/output.ts';
-import type { Row } from '../core/table.ts';
 import { listText, titleRow } from '../sheet/index.ts';
-import { streamTables, type StreamedTable } from '../sheet/row-stream.ts';
+import { writeTables, type StreamedTable } from '../sheet/row-stream.ts';
 import { CsvWriter } from '../sheet/write-csv.ts';
 
 const NAMED = { comma: ',', semicolon: ';', tab: '\t', pipe: '|', space: ' ' } as const;
@@ -36,37 +34,25 @@ export default defineTool({
     const all = opts['all-sheets'];
     const delimiter = Object.hasOwn(NAMED, opts.delimiter) ? NAMED[opts.delimiter as keyof typeof NAMED] : opts.delimiter;
     const withTitles = opts['has-header'] && opts['include-header'];
-    // Each sheet is written as its rows are read: its CSV and first rows (for the preview) are all that is kept.
-    let written: { bytes: Uint8Array; head: Row[] }[] = [];
-    let csv = new CsvWriter(0);
-    let head: Row[] = [];
-    const { tables, sheetNames } = streamTables(file, { hasHeader: opts['has-header'], sheets: all ? 'all' : 'first', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells }, {
-      start(t) {
-        csv = new CsvWriter(t.width, { delimiter, bom: opts.bom });
-        head = [];
-        // The title row is written from its typed cells, so that a year or a date title reads as the data does.
-        if (withTitles && t.header && t.header.length > 0) csv.row(titleRow(t)!);
-      },
-      rows(batch) {
-        csv.rows(batch);
-        if (head.length < PREVIEW_ROWS) head.push(...batch.slice(0, PREVIEW_ROWS - head.length));
-      },
-      end: () => void written.push({ bytes: csv.finish(), head }),
-      reset: () => void (written = []),
+    // Each sheet is written as its rows are read (tools/sheet/row-stream.ts): only its CSV is kept.
+    const read = { hasHeader: opts['has-header'], sheets: all ? ('all' as const) : ('first' as const), detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells };
+    const { tables, sheetNames } = writeTables(file, read, (t) => {
+      const csv = new CsvWriter(t.width, { delimiter, bom: opts.bom });
+      // The title row is written from its typed cells, so that a year or a date title reads as the data does.
+      if (withTitles && t.header && t.header.length > 0) csv.row(titleRow(t)!);
+      return csv;
     });
     if (tables.every(isEmpty) && (all || sheetNames.length === 1)) {
       throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });
     }
     if (!all && sheetNames.length > 1) ctx.message('warning', 'sheets_not_converted', { name: file.name, sheet: tables[0].name, sheets: listText(sheetNames.filter((n) => n !== tables[0].name)) });
-    const files = tables.map((t, i) => {
+    const files = tables.map((t) => {
       const name = tables.length === 1 ? baseNameOf(file.name) : t.name;
-      const out = ctx.file(`${name}.csv`, written[i].bytes);
+      const out = ctx.file(`${name}.csv`, t.bytes);
       if (isEmpty(t)) ctx.message('warning', 'sheet_empty', { name: file.name, sheet: t.name });
       else ctx.message('info', 'csv_written', { file: out.name, sheet: t.name, rows: t.rowCount, columns: t.width });
       return out;
     });
-    const shown = Math.max(0, tables.findIndex((t) => !isEmpty(t)));
-    const preview: PreviewTable = { ...tables[shown], rows: written[shown].head, totalRows: tables[shown].rowCount };
-    return { files, preview };
+    return { files, preview: (tables.find((t) => !isEmpty(t)) ?? tables[0]).preview };
   },
 });

@@ -8,8 +8,11 @@
 // left or right, rows out of order, an extent past the limit) or the fast path hands the file back, the
 // consumer is told to `reset` and the file is read again as a table. Every other format (.xls, SheetJS's,
 // CSV) is read as a table and handed on in the same batches, so that a tool has one code path.
+//
+// On top of it: writeTables (each table written as it is read, with a preview) and streamParts (the first
+// table in parts of so many rows, each written when full).
 import { ToolError } from '../core/errors.ts';
-import { PREVIEW_ROWS } from '../core/output.ts';
+import { PREVIEW_ROWS, PreviewRows, type PreviewTable } from '../core/output.ts';
 import type { InputFile } from '../core/files.ts';
 import { cellText, widthOf, type Row } from '../core/table.ts';
 import { readTables, streamXlsx, type ReadOptions } from './read-table.ts';
@@ -133,6 +136,35 @@ class SheetSink implements GridSink {
     this.tables.push(table);
     this.to.start(table);
   }
+}
+
+/** What writes one table as its rows come. */
+export interface TableWriter {
+  rows(batch: Row[]): void;
+  finish(): Uint8Array;
+}
+
+export type WrittenTable = StreamedTable & { bytes: Uint8Array; preview: PreviewTable };
+
+/** streamTables, each table written by the writer `open` gives for it: its bytes, and a preview of its first rows. */
+export function writeTables(file: InputFile, o: ReadOptions, open: (table: TableStart) => TableWriter): { tables: WrittenTable[]; sheetNames: string[] } {
+  let written: { bytes: Uint8Array; head: PreviewRows }[] = [];
+  let writer: TableWriter;
+  let head: PreviewRows;
+  const read = streamTables(file, o, {
+    start(t) {
+      writer = open(t);
+      head = new PreviewRows();
+    },
+    rows(batch) {
+      writer.rows(batch);
+      head.take(batch);
+    },
+    end: () => void written.push({ bytes: writer.finish(), head }),
+    reset: () => void (written = []),
+  });
+  const tables = read.tables.map((t, i) => ({ ...t, bytes: written[i].bytes, preview: written[i].head.table(t.name, t.header, t.width, t.rowCount) }));
+  return { tables, sheetNames: read.sheetNames };
 }
 
 export interface PartsRead {
