@@ -49,12 +49,6 @@ export function streamTables(file: InputFile, o: ReadOptions, consumer: RowConsu
   const tables: StreamedTable[] = [];
   // An error of the consumer's own is never a reason to read the file another way.
   let failed = false;
-  const to: RowConsumer = {
-    start: (t) => guard(() => consumer.start(t)),
-    rows: (b) => guard(() => consumer.rows(b)),
-    end: () => guard(() => consumer.end()),
-    reset: () => consumer.reset(),
-  };
   const guard = (f: () => void) => {
     try {
       f();
@@ -62,6 +56,12 @@ export function streamTables(file: InputFile, o: ReadOptions, consumer: RowConsu
       failed = true;
       throw err;
     }
+  };
+  const to: RowConsumer = {
+    start: (t) => guard(() => consumer.start(t)),
+    rows: (b) => guard(() => consumer.rows(b)),
+    end: () => guard(() => consumer.end()),
+    reset: () => consumer.reset(),
   };
   let fastXlsx = true;
   try {

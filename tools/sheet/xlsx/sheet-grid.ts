@@ -11,6 +11,8 @@
 //   stray cells at A1 and XFD1048576 cannot make sixteen billion;
 // - error cells are their text, counted in one warning naming the first (in row order); formulas saved without
 //   a value are empty, counted in another.
+//
+// StreamGrid, below, gives the same table a batch of rows at a time instead of keeping it (row-stream.ts).
 import { columnLetter, type Cell, type Row } from '../../core/table.ts';
 import type { Report } from '../report.ts';
 import { PackageError } from './package-error.ts';
