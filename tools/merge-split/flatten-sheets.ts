@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
-import { readTables, stack, writePipedXlsx } from '../sheet/index.ts';
+import { readTables, stack, tableSource, writePipedXlsx } from '../sheet/index.ts';
 
 export default defineTool({
   id: 'flatten-sheets',
@@ -17,7 +17,7 @@ export default defineTool({
   run({ file }, opts, ctx) {
     const { tables } = readTables(file, { hasHeader: opts['has-header'], sheets: 'all', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
     const flat = stack(
-      tables.map((t) => ({ table: t, label: t.name })),
+      tables.map((t) => tableSource(t, t.name)),
       {
         name: ctx.name('flattened'),
         hasHeader: opts['has-header'],

@@ -4,7 +4,9 @@
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
-import { readFirstTable, stack, writePipedXlsx } from '../sheet/index.ts';
+import { extensionOf } from '../core/files.ts';
+import { readFirstTable, stack, tableSource, writePipedXlsx } from '../sheet/index.ts';
+import { readCsvRecords, recordsSource } from '../sheet/csv-records.ts';
 
 export default defineTool({
   id: 'merge-stack',
@@ -17,10 +19,12 @@ export default defineTool({
     'source-column-name': optionalText,
   }),
   run({ files }, opts, ctx) {
-    const sources = files.map((file) => ({
-      label: file.name,
-      table: readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: true, option: 'files', report: ctx.message, maxCells: ctx.limits.maxCells }),
-    }));
+    const sources = files.map((file) => {
+      const read = { hasHeader: opts['has-header'], option: 'files' as const, report: ctx.message, maxCells: ctx.limits.maxCells };
+      // A CSV is typed only as its rows are stacked: the files' tables are never all held at once.
+      if (extensionOf(file.name) === 'csv') return recordsSource(readCsvRecords(file, read), file.name);
+      return tableSource(readFirstTable(file, { ...read, detectTypes: true }), file.name);
+    });
     const merged = stack(sources, {
       name: ctx.name('merged'),
       hasHeader: opts['has-header'],

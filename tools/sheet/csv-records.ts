@@ -18,11 +18,14 @@ import type { Cell, Row } from '../core/table.ts';
 import { checkCells, decodeText, detectDelimiter, guessUtf16, type TextEncodingName } from './csv.ts';
 import { csvLine, quotingRule } from './write-csv.ts';
 import { detectType } from './detect-type.ts';
+import type { StackSource } from './header.ts';
 import { silent, type Report } from './report.ts';
 
 const QUOTE = 34;
 const CR = 13;
 const LF = 10;
+
+const PIPE_ROWS = 4096;
 
 /** Record flags: its bytes are written unchanged (`PLAIN`); every field is empty (`BLANK`). */
 const PLAIN = 1;
@@ -93,6 +96,16 @@ export class CsvRecords {
       cells[i] = s === '' ? null : detectType(s, typing);
     }
     return cells;
+  }
+
+  /** The data records, typed as readCsv types them, handed to `sink` a batch at a time. */
+  pipeTyped(sink: (rows: Row[]) => void): void {
+    for (let at = this.first; at < this.size; at += PIPE_ROWS) {
+      const end = Math.min(this.size, at + PIPE_ROWS);
+      const batch: Row[] = new Array(end - at);
+      for (let k = at; k < end; k++) batch[k - at] = this.typedRow(k);
+      sink(batch);
+    }
   }
 
   /** The text of field `col` of record `k` ('' past the record's last field). */
@@ -572,4 +585,12 @@ export function partPreview(src: CsvRecords, partOf: Int32Array, part: number, n
     rows.push(row);
   }
   return { name, header, rows, totalRows: count };
+}
+
+/**
+ * A CSV as a source to stack: cut into records when read, typed only as its rows are stacked, so that stacking
+ * several files never holds their tables (their bytes and record offsets only).
+ */
+export function recordsSource(src: CsvRecords, label: string): StackSource {
+  return { label, header: src.header, width: src.width, rowCount: src.rowCount, pipe: (sink) => src.pipeTyped(sink) };
 }

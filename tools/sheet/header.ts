@@ -13,10 +13,41 @@ import { columnLetter, titleKey, widthOf, type Cell, type Row, type Table } from
 import { listText, silent, type Report } from './report.ts';
 import { titleCell, type SheetTable } from './titles.ts';
 
+/** A table to stack: its titles and width, and its data rows handed on in batches. */
 export interface StackSource {
-  table: SheetTable;
   /** File or sheet name: used in messages and in the label column. */
   label: string;
+  header: string[] | null;
+  /** The titles as typed cells, when the source kept them. */
+  titleCells?: Cell[];
+  /** Columns: the widest of the titles and every row. */
+  width: number;
+  rowCount: number;
+  /** Hands every data row to `sink`, in order; a row handed on is not used by the source again. */
+  pipe(sink: (rows: readonly Row[]) => void): void;
+}
+
+/** Rows are stacked and handed on this many at a time. */
+const BATCH_ROWS = 4096;
+
+/** A table in memory as a source to stack. Its rows are let go as they are handed on: it is not to be used after. */
+export function tableSource(table: SheetTable, label: string): StackSource {
+  return {
+    label,
+    header: table.header,
+    titleCells: table.titleCells,
+    width: widthOf(table),
+    rowCount: table.rows.length,
+    pipe(sink) {
+      const rows = table.rows;
+      table.rows = [];
+      for (let at = 0; at < rows.length; at += BATCH_ROWS) {
+        sink(rows.slice(at, at + BATCH_ROWS));
+        // Dropped once stacked: the collector can take them while the rest is stacked.
+        rows.fill(undefined as unknown as Row, at, at + BATCH_ROWS);
+      }
+    },
+  };
 }
 
 export interface StackOptions {
@@ -52,11 +83,11 @@ function byName(sources: StackSource[], report: Report): Layout {
   const header: string[] = [];
   const cells: Cell[] = [];
   const index = new Map<string, number>();
-  const firstTitles = titlesOf(sources[0].table);
+  const firstTitles = titlesOf(sources[0]);
   const firstKeys = occurrenceKeys(firstTitles);
   const firstSet = new Set(firstKeys);
   const maps = sources.map((s, i) => {
-    const titles = titlesOf(s.table);
+    const titles = titlesOf(s);
     const keys = occurrenceKeys(titles);
     const map = keys.map((k, j) => {
       let at = index.get(k);
@@ -64,7 +95,7 @@ function byName(sources: StackSource[], report: Report): Layout {
         at = header.length;
         index.set(k, at);
         header.push(titles[j]);
-        cells.push(j < (s.table.header?.length ?? 0) ? titleCell(s.table, j) : titles[j]);
+        cells.push(j < (s.header?.length ?? 0) ? titleCell(s, j) : titles[j]);
       }
       return at;
     });
@@ -81,28 +112,28 @@ function byName(sources: StackSource[], report: Report): Layout {
 }
 
 /** The header as wide as the widest row: a column without a title has the title ''. */
-function titlesOf(t: Table): string[] {
+function titlesOf(t: StackSource): string[] {
   const h = t.header ?? [];
-  const w = widthOf(t);
+  const w = t.width;
   return h.length >= w ? h : [...h, ...new Array<string>(w - h.length).fill('')];
 }
 
 const show = (title: string) => (title === '' ? '—' : title);
 
 function byPosition(sources: StackSource[], hasHeader: boolean, report: Report): Layout {
-  const width = Math.max(0, ...sources.map((s) => widthOf(s.table)));
+  const width = Math.max(0, ...sources.map((s) => s.width));
   const header: string[] = new Array(width).fill('');
   const cells: Cell[] = new Array(width).fill('');
   const filled: boolean[] = new Array(width).fill(false);
   for (const s of sources) {
-    (s.table.header ?? []).forEach((title, j) => {
-      if (!filled[j]) [header[j], cells[j], filled[j]] = [title, titleCell(s.table, j), true];
+    (s.header ?? []).forEach((title, j) => {
+      if (!filled[j]) [header[j], cells[j], filled[j]] = [title, titleCell(s, j), true];
     });
   }
   if (hasHeader) {
-    const first = sources[0].table.header ?? [];
+    const first = sources[0].header ?? [];
     for (const s of sources.slice(1)) {
-      const mine = s.table.header ?? [];
+      const mine = s.header ?? [];
       const diffs: string[] = [];
       for (let j = 0; j < Math.max(first.length, mine.length); j++) {
         const a = first[j];
@@ -112,13 +143,10 @@ function byPosition(sources: StackSource[], hasHeader: boolean, report: Report):
       if (diffs.length) report('warning', 'titles_differ', { name: s.label, first: sources[0].label, differences: diffs.slice(0, 5).join('; ') + (diffs.length > 5 ? ` (+${diffs.length - 5})` : '') });
     }
   }
-  return { header, cells, maps: sources.map((s) => Array.from({ length: widthOf(s.table) }, (_, j) => j)) };
+  return { header, cells, maps: sources.map((s) => Array.from({ length: s.width }, (_, j) => j)) };
 }
 
-const isEmpty = (t: Table) => t.rows.length === 0 && (t.header === null || t.header.every((h) => h === ''));
-
-/** Rows are stacked and handed on this many at a time. */
-const BATCH_ROWS = 4096;
+const isEmpty = (s: StackSource) => s.rowCount === 0 && (s.header === null || s.header.every((h) => h === ''));
 
 /** The stacked table before its rows: they are made only when piped, in batches, and never all held at once. */
 export interface Stack {
@@ -128,8 +156,8 @@ export interface Stack {
   width: number;
   rowCount: number;
   /**
-   * Hands every stacked row to `sink`, in order. Each source table's rows are dropped once they are stacked
-   * (the sources are not to be used afterwards): stacking then never holds a second copy of every row.
+   * Hands every stacked row to `sink`, in order, a source's batch at a time: stacking never holds a second copy
+   * of every row (a source is not to be used afterwards).
    */
   pipe(sink: (rows: Row[]) => void): void;
 }
@@ -138,7 +166,7 @@ export interface Stack {
 export function stack(sources: StackSource[], o: StackOptions): Stack {
   const report = o.report ?? silent;
   const used = sources.filter((s) => {
-    if (!isEmpty(s.table)) return true;
+    if (!isEmpty(s)) return true;
     report('info', 'empty_source', { name: s.label });
     return false;
   });
@@ -152,24 +180,20 @@ export function stack(sources: StackSource[], o: StackOptions): Stack {
   const pipe = (sink: (rows: Row[]) => void) => {
     used.forEach((s, i) => {
       const map = layout.maps[i];
-      const src = s.table.rows;
-      s.table.rows = [];
-      for (let at = 0; at < src.length; at += BATCH_ROWS) {
-        const batch: Row[] = [];
-        for (let k = at; k < Math.min(src.length, at + BATCH_ROWS); k++) {
-          const from = src[k];
+      s.pipe((batch) => {
+        const out: Row[] = new Array(batch.length);
+        for (let k = 0; k < batch.length; k++) {
+          const from = batch[k];
           const row: Cell[] = new Array(width + (label ? 1 : 0)).fill(null);
           for (let j = 0; j < from.length; j++) if (from[j] !== null) row[map[j]] = from[j];
           if (label) row[width] = s.label;
-          batch.push(row);
-          // The source row is no longer needed: dropping it lets the collector take it while stacking goes on.
-          (src as (Row | undefined)[])[k] = undefined;
+          out[k] = row;
         }
-        sink(batch);
-      }
+        sink(out);
+      });
     });
   };
-  const rowCount = used.reduce((n, s) => n + s.table.rows.length, 0);
+  const rowCount = used.reduce((n, s) => n + s.rowCount, 0);
   const all = width + (label ? 1 : 0);
   if (!o.hasHeader) return { name: o.name, header: null, width: all, rowCount, pipe };
   const header = label ? [...layout.header, o.labelColumn!] : layout.header;
@@ -177,9 +201,9 @@ export function stack(sources: StackSource[], o: StackOptions): Stack {
   return { name: o.name, header, titleCells, width: all, rowCount, pipe };
 }
 
-/** One table of all the sources' rows, in order, with aligned columns. */
-export function stackTables(sources: StackSource[], o: StackOptions): SheetTable {
-  const { name, header, titleCells, pipe } = stack(sources, o);
+/** One table of all the tables' rows, in order, with aligned columns. */
+export function stackTables(sources: { table: SheetTable; label: string }[], o: StackOptions): SheetTable {
+  const { name, header, titleCells, pipe } = stack(sources.map((s) => tableSource(s.table, s.label)), o);
   const rows: Row[] = [];
   pipe((batch) => {
     for (const r of batch) rows.push(r);

@@ -11,13 +11,13 @@ export type SheetTable = Table & {
 };
 
 /** The title row to write: the typed cells when they still match the titles, else the titles as text. */
-export function titleRow(t: SheetTable): Cell[] | null {
+export function titleRow(t: Pick<SheetTable, 'header' | 'titleCells'>): Cell[] | null {
   if (!t.header) return null;
   return t.titleCells && t.titleCells.length === t.header.length ? t.titleCells : t.header;
 }
 
 /** The typed title of column `i` (its text when no typed row is known). */
-export function titleCell(t: SheetTable, i: number): Cell {
+export function titleCell(t: Pick<SheetTable, 'header' | 'titleCells'>, i: number): Cell {
   const row = titleRow(t);
   return row?.[i] ?? t.header?.[i] ?? '';
 }

@@ -299,7 +299,7 @@ export interface PipedTable {
 export function writePipedXlsx(t: PipedTable, ctx: Localizer): { bytes: Uint8Array; preview: PreviewTable } {
   const preview = new PreviewRows();
   const bytes = writeXlsxRows(t.name, ctx, (sheet) => {
-    const titles = titleRow({ name: t.name, header: t.header, titleCells: t.titleCells, rows: [] });
+    const titles = titleRow(t);
     if (titles) sheet.titles(titles);
     t.pipe((batch) => {
       preview.take(batch);

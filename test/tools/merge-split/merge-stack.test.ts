@@ -4,6 +4,11 @@ import tool from '../../../tools/merge-split/merge-stack.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { d, readXlsx } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
+import { generator } from '../../helpers/hard-csv.ts';
+import { createContext } from '../../../tools/core/execute.ts';
+import { readCsv } from '../../../tools/sheet/csv.ts';
+import { stackTables } from '../../../tools/sheet/header.ts';
+import { writeXlsx } from '../../../tools/sheet/write-xlsx.ts';
 
 const ventas = [
   [d(2024, 1, 15), 'Muñoz Peña', '00123', 1250.5, true, '=SUM(A1)'],
@@ -126,4 +131,27 @@ test('merge-stack: files of thousands of rows are stacked batch by batch, every 
   for (let i = 0; i < 5_000; i++) assert.deepEqual(sheet.rows[9_001 + i], [i + 9_000, null, i + 0.25, `x${i}`, 'b.csv'], `row ${i + 9_002}`);
   assert.equal(out.preview?.totalRows, 14_000);
   assert.deepEqual(out.preview?.rows[0], [0, 'a0', 0.5, null, 'a.csv']);
+});
+
+test('merge-stack: CSVs typed as they are stacked give the workbook of stacking readCsv tables, on 300 generated pairs', async () => {
+  const ctx = createContext('es', new AbortController().signal, []);
+  const next = generator(31337);
+  let compared = 0;
+  for (let t = 0; t < 300; t++) {
+    const files = [inputFile('uno.csv', next()), inputFile('dos.csv', next())];
+    const hasHeader = t % 3 !== 0;
+    const messages: string[] = [];
+    let want: Uint8Array;
+    try {
+      const tables = files.map((f) => ({ label: f.name, table: readCsv(f, { hasHeader, detectTypes: true, report: (...m) => void messages.push(m[1]) }).table }));
+      want = writeXlsx([stackTables(tables, { name: 'combinado', hasHeader, matchByName: t % 2 === 0, labelColumn: 'Archivo de origen', report: (...m) => void messages.push(m[1]) })], ctx);
+    } catch {
+      continue;
+    }
+    const out = await runTool(tool, files, { 'has-header': hasHeader, 'match-by-name': t % 2 === 0 });
+    assert.deepEqual(out.files[0].bytes, want, `pair ${t}`);
+    assert.equal(out.messages.length, messages.length, `pair ${t}: ${out.messages.map((m) => m.text).join(' | ')}`);
+    compared++;
+  }
+  assert.ok(compared > 150, `only ${compared} compared`);
 });
