@@ -25,7 +25,7 @@ const QUOTE = 34;
 const CR = 13;
 const LF = 10;
 
-const PIPE_ROWS = 4096;
+const PIPE_ROWS = 512;
 
 /** Record flags: its bytes are written unchanged (`PLAIN`); every field is empty (`BLANK`). */
 const PLAIN = 1;

@@ -28,7 +28,7 @@ export interface StackSource {
 }
 
 /** Rows are stacked and handed on this many at a time. */
-const BATCH_ROWS = 4096;
+const BATCH_ROWS = 512;
 
 /** A table in memory as a source to stack. Its rows are let go as they are handed on: it is not to be used after. */
 export function tableSource(table: SheetTable, label: string): StackSource {
