@@ -127,6 +127,10 @@ test('row stream = table: rows out of order start again; a far cell past the ext
   const far = xlsx(sheetOf(1, N, 'AB', { [N]: num('B1048576', 1) }));
   assert.equal(assertSame(far, 'far cell', 20_000), 1);
   assert.equal(viaStream(far, { hasHeader: true, sheets: 'first', detectTypes: true, maxCells: 20_000 }).result.error?.code, 'too_complex');
+  // Two cells far apart among the first rows: refused before a row is padded.
+  const corners = xlsx(xlsxPackage({ sheets: [{ name: 'Datos', xml: row(1, num('A1', 1)) + row(1_048_576, num('XFD1048576', 2)) }] }));
+  assert.equal(assertSame(corners, 'two far cells'), 1);
+  assert.equal(viaStream(corners, { hasHeader: true, sheets: 'first', detectTypes: true }).result.error?.code, 'too_complex');
   // And the cell limit, passed halfway through the rows.
   const limited = viaStream(xlsx(sheetOf(1, N, 'AB')), { hasHeader: true, sheets: 'first', detectTypes: true, maxCells: 2_500 });
   assert.deepEqual(limited.result, viaTable(xlsx(sheetOf(1, N, 'AB')), { hasHeader: true, sheets: 'first', detectTypes: true, maxCells: 2_500 }));

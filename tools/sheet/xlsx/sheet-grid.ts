@@ -167,7 +167,6 @@ export class StreamGrid extends SheetGrid {
   constructor(
     budget: CellBudget,
     private readonly sink: GridSink,
-    private readonly gather = GATHER_ROWS,
   ) {
     super(budget);
   }
@@ -208,7 +207,7 @@ export class StreamGrid extends SheetGrid {
     if (this.gathered !== null) {
       this.gathered.push(row);
       this.gatheredAt.push(this.cur);
-      if (this.gathered.length >= this.gather) this.decide();
+      if (this.gathered.length >= GATHER_ROWS) this.decide();
       return;
     }
     for (let i = 0; i < this.width; i++) if (row[i] === undefined) row[i] = null;
@@ -223,6 +222,8 @@ export class StreamGrid extends SheetGrid {
     this.gatheredAt = [];
     this.first = this.next = at.length > 0 ? at[0] : 0;
     this.width = at.length > 0 ? this.right - this.left + 1 : 0;
+    // Before any row is padded: a few far cells must not make rows of thousands of empty ones first.
+    if (at.length > 0 && pastExtent(at[at.length - 1] - this.first + 1, this.width, this.budget)) throw new RestartRead('sheet extent past the limit');
     this.sink.open(this.width);
     for (let k = 0; k < rows.length; k++) {
       const src = rows[k];
