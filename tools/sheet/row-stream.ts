@@ -196,8 +196,10 @@ export function streamParts(
     let table: TableStart | undefined;
     let partCount = 0;
     const flush = () => {
-      // Past the guess, the parts are only counted: they will be written again by the second read.
-      if (count !== null || partCount < guess) {
+      if (count === null && partCount >= guess) {
+        // More parts than guessed: they are only counted now, and all written again by the second read.
+        parts = [];
+      } else {
         parts.push(write(partCount, count ?? guess, rows, table!));
         if (partCount === 0) head = rows.slice(0, PREVIEW_ROWS);
       }
