@@ -14,6 +14,11 @@
 const DISTINCT_TEXTS = 1024;
 const SHORT_TEXT = 100;
 const KEPT_TEXTS = 65_536;
+/**
+ * Texts of a file that are never looked up: the first ones of a file cost little memory unshared, and a small
+ * file (a 10 KB CSV: about 1,000 texts) would spend a tenth of its run on lookups that save nothing.
+ */
+const UNSHARED_TEXTS = 4096;
 /** Excel's width: no xlsx sheet has more columns, a CSV file may. */
 const MAX_COLUMNS = 16_384;
 
@@ -24,13 +29,14 @@ export class ColumnTexts {
   /** Per column, the texts seen so far; null once the column has too many to be worth it. */
   private readonly seen: (Map<string, string> | null | undefined)[] = [];
   private kept = 0;
+  private unshared = 0;
 
   /** `own` makes the string a text not seen before becomes (the CSV reader copies it out of the file's text). */
   constructor(private readonly own: (text: string) => string = (text) => text) {}
 
   /** The string for a non-empty `text` of column `col`: the one kept for the same text, or `own(text)`. */
   share(col: number, text: string): string {
-    if (text.length > SHORT_TEXT || col >= MAX_COLUMNS) return this.own(text);
+    if (text.length > SHORT_TEXT || col >= MAX_COLUMNS || this.unshared++ < UNSHARED_TEXTS) return this.own(text);
     let seen = this.seen[col];
     if (seen === null) return this.own(text);
     if (seen === undefined) {
@@ -52,8 +58,9 @@ export class ColumnTexts {
 
 /** A fixed table of recent dates by a numeric key (a serial number, a time value). */
 export class RecentDates {
-  private readonly dates = new Array<Date | undefined>(DATE_SLOTS);
-  private readonly keys = new Float64Array(DATE_SLOTS).fill(NaN);
+  // Made at the first date: a small file without dates (most small runs) never pays for 64 KB of slots.
+  private dates: (Date | undefined)[] | null = null;
+  private keys: Float64Array | null = null;
 
   private static slot(key: number): number {
     return ((key * 1009) >>> 0) & (DATE_SLOTS - 1);
@@ -61,14 +68,19 @@ export class RecentDates {
 
   /** The date kept for `key`, or undefined. */
   get(key: number): Date | undefined {
+    if (this.keys === null) return undefined;
     const slot = RecentDates.slot(key);
-    return this.keys[slot] === key ? this.dates[slot] : undefined;
+    return this.keys[slot] === key ? this.dates![slot] : undefined;
   }
 
   put(key: number, date: Date): void {
+    if (this.keys === null) {
+      this.keys = new Float64Array(DATE_SLOTS).fill(NaN);
+      this.dates = new Array<Date | undefined>(DATE_SLOTS);
+    }
     const slot = RecentDates.slot(key);
     this.keys[slot] = key;
-    this.dates[slot] = date;
+    this.dates![slot] = date;
   }
 
   /** The date kept with the same time as `date`, or `date` itself, kept from now on. */
