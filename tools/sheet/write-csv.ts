@@ -80,6 +80,7 @@ export class CsvWriter {
   private readonly delimiter: string;
   private readonly special: RegExp;
   private readonly chunks: Buffer[] = [];
+  private readonly dates = new Map<number, string>();
   private out: string;
 
   constructor(
@@ -103,7 +104,7 @@ export class CsvWriter {
       const start = out.length;
       for (let i = 0; i < width; i++) {
         const c = row[i] ?? null;
-        const s = typeof c === 'string' ? c : csvText(c);
+        const s = typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c);
         if (i > 0) out += delimiter;
         out += csvField(s, special);
       }
@@ -116,6 +117,21 @@ export class CsvWriter {
       }
     }
     this.out = out;
+  }
+
+  /**
+   * A date's text, remembered by its time: a column of dates mostly repeats a few thousand days, and the text
+   * took 6% of excel-to-csv's time on 100,000 rows. Bounded, so distinct timestamps cost only the lookup.
+   */
+  private dateText(d: Date): string {
+    const t = d.getTime();
+    let s = this.dates.get(t);
+    if (s === undefined) {
+      if (this.dates.size >= 4096) this.dates.clear();
+      s = csvText(d);
+      this.dates.set(t, s);
+    }
+    return s;
   }
 
   /** The CSV's bytes; the writer is done. */
