@@ -64,6 +64,20 @@ export const RECLAIM_AFTER_MS = 5_000;
  */
 export const JOB_YOUNG_GENERATION_MB = 24;
 
+/**
+ * Milliseconds before the job's timer must look again (≤ 0: stop the run now), `elapsed` ms after the job was
+ * posted, `since` = when the worker started it (ms after posting, 0 = not yet). A started run has `runMs`
+ * from its start; another thread's clock is never trusted past what has been seen to elapse here. Until the
+ * run starts its end can be no sooner than a full run from now, so the timer looks again then: a run that
+ * starts late still gets its whole time, counted from its start, and one that never starts is given up
+ * after `startMs` more.
+ */
+export function runTimeLeft(elapsed: number, since: number, runMs: number, startMs: number): number {
+  if (since > 0) return Math.min(since, elapsed) + runMs - elapsed;
+  const left = runMs + startMs - elapsed;
+  return left > 0 ? Math.min(left, runMs) : left;
+}
+
 type Limits = Pick<Config, 'MAX_JOBS' | 'JOB_TIMEOUT_S' | 'JOB_MEMORY_MB' | 'MAX_CELLS' | 'PDF_MAX_ROWS'>;
 
 /** Worker pool runner; `inline` runs in this thread instead (tests that exercise tools, not isolation). */
@@ -99,18 +113,14 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
     const started = new Int32Array(new SharedArrayBuffer(4));
     const postedAt = performance.timeOrigin + performance.now();
     const posted = performance.now();
-    const deadline = () => {
-      const since = Atomics.load(started, 0);
-      if (since === 0) return posted + (limits.JOB_TIMEOUT_S + WORKER_START_S) * 1000;
-      // Another thread's clock: never later than what this thread has seen elapse.
-      return posted + Math.min(since, performance.now() - posted) + limits.JOB_TIMEOUT_S * 1000;
-    };
+    const runMs = limits.JOB_TIMEOUT_S * 1000;
     const check = () => {
-      const left = deadline() - performance.now();
+      const now = performance.now();
+      const left = runTimeLeft(now - posted, Atomics.load(started, 0), runMs, WORKER_START_S * 1000);
       if (left <= 0) ac.abort();
       else timer = setTimeout(check, left);
     };
-    let timer = setTimeout(check, limits.JOB_TIMEOUT_S * 1000);
+    let timer = setTimeout(check, runMs);
     try {
       // The uploads go to the worker without a copy: once posted, this thread never reads them again.
       const transferList = transferables(job.files.map((f) => f.bytes));
