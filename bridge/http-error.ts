@@ -17,13 +17,21 @@ export class RequestError extends ToolError {
   }
 }
 
-/** Sends the Error body of `err` with its status and headers. */
+/**
+ * Sends the Error body of `err` with its status and headers. Written with end() rather than json(): an ETag
+ * on an error serves nothing (no error is ever a fresh 304), and hashing each body cost every refusal.
+ */
 export function sendToolError(res: Response, err: ToolError, lang: Lang): void {
   const status = ERROR_STATUS[err.code];
-  const body = errorBody(err, lang);
+  const body = Buffer.from(JSON.stringify(errorBody(err, lang)), 'utf8');
   let retryAfter: number | undefined;
   if (status === 429 || status === 503) retryAfter = err.detail.retryAfter ?? err.detail.rate?.reset ?? 1;
-  res.status(status).set(rateHeaders(err.detail.rate, retryAfter)).set('Cache-Control', 'no-store').json(body);
+  res.status(status).set(rateHeaders(err.detail.rate, retryAfter)).set({
+    'Cache-Control': 'no-store',
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(body.length),
+  });
+  res.end(body);
 }
 
 /** Maps a body-parser failure to the stable codes: too large is 413, anything else about the body is 400. */
@@ -44,11 +52,16 @@ export function bridgeErrorHandler(maxInputMb: number) {
       next(err);
       return;
     }
-    // A body left unread ends the connection after this answer: say so, or a keep-alive client sends its next
-    // request on a socket that is about to close.
-    if (!bodyWillEnd(req)) res.setHeader('Connection', 'close');
-    const lang: Lang = res.locals.lang ?? resolveLang(req.query.lang);
-    const toolErr = isBodyParserError(err) ? fromBodyParserError(err, maxInputMb) : asToolError(err);
-    sendToolError(res, toolErr, lang);
+    answerError(req, res, err, maxInputMb);
   };
+}
+
+/** What the error handler answers, for a handler that answers a refusal itself instead of passing it on. */
+export function answerError(req: Request, res: Response, err: unknown, maxInputMb: number): void {
+  // A body left unread ends the connection after this answer: say so, or a keep-alive client sends its next
+  // request on a socket that is about to close.
+  if (!bodyWillEnd(req)) res.setHeader('Connection', 'close');
+  const lang: Lang = res.locals.lang ?? resolveLang(req.query.lang);
+  const toolErr = isBodyParserError(err) ? fromBodyParserError(err, maxInputMb) : asToolError(err);
+  sendToolError(res, toolErr, lang);
 }

@@ -9,7 +9,7 @@ import type { Caller, InvokeResult } from '../tools/core/invoke.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { getTool } from '../tools/core/registry.ts';
 import { apiKeyFrom, rateHeaders, runResponse } from '../tools/core/wire.ts';
-import { RequestError } from './http-error.ts';
+import { answerError, RequestError } from './http-error.ts';
 import { discardRest } from '../tools/core/http-body.ts';
 import { coerceFields, readMultipart } from './multipart.ts';
 
@@ -70,7 +70,10 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
       res.on('close', release);
     } catch (err) {
       discardRest(req, bodyLimit);
-      throw err;
+      // Answered here, as the bridge's error handler would: a refusal (busy above all, which a client
+      // without patience meets at full speed) need not travel the router's error path.
+      answerError(req, res, err, config.MAX_INPUT_MB);
+      return;
     }
     next();
   };
