@@ -10,7 +10,7 @@
 //   holds at most MAX_JOBS full bodies of that budget, so that a few slow uploads from one place cannot keep
 //   everyone else out (REQUEST_TIMEOUT_S bounds how long any upload holds its share).
 import { bodyLimitBytes } from './config.ts';
-import { asToolError, ToolError } from './errors.ts';
+import { asToolError, type ErrorDetail, ToolError } from './errors.ts';
 import { quotaSubjectOf, type Caller, type KernelDeps } from './invoke.ts';
 import { BUSY_RETRY_AFTER_S } from './jobs.ts';
 import { getTool } from './registry.ts';
@@ -22,6 +22,21 @@ export interface Admission {
   run(toolId: string, caller: Caller, declaredBytes: number | undefined): Promise<() => void>;
   /** Admits any other body (an MCP message) from `address` within the same budget; throws `busy` past it. */
   body(address: string, declaredBytes: number | undefined): () => void;
+}
+
+/**
+ * A refusal made before any work, without the stack trace an Error captures (about 12 µs at a router's
+ * depth, most of what a busy answer cost its thread): its place in the code is known by its code, and it is
+ * never logged. A client that ignores Retry-After meets this at full speed while runs are in progress.
+ */
+function refusal(code: 'busy' | 'quota_exceeded', detail: ErrorDetail): ToolError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new ToolError(code, detail);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 export function createAdmission(deps: KernelDeps): Admission {
@@ -49,7 +64,7 @@ export function createAdmission(deps: KernelDeps): Admission {
       else byAddress.delete(address);
     };
   };
-  const busy = (rate?: { limit: number; remaining: number; reset: number }) => new ToolError('busy', { retryAfter: BUSY_RETRY_AFTER_S, rate });
+  const busy = (rate?: { limit: number; remaining: number; reset: number }) => refusal('busy', { retryAfter: BUSY_RETRY_AFTER_S, rate });
 
   return {
     get inFlight() {
@@ -65,7 +80,7 @@ export function createAdmission(deps: KernelDeps): Admission {
         const { subject, limit: perHour } = await quotaSubjectOf(deps, caller);
         const taken = await deps.quota.take(subject, perHour);
         const rate = { limit: taken.limit, remaining: taken.remaining, reset: taken.reset };
-        if (!taken.allowed) throw new ToolError('quota_exceeded', { retryAfter: taken.reset, rate });
+        if (!taken.allowed) throw refusal('quota_exceeded', { retryAfter: taken.reset, rate });
         // Only the state was wanted: the run is given back, as a busy refusal never counts.
         await deps.quota.giveBack(subject, perHour);
         throw busy({ ...rate, remaining: rate.remaining + 1 });
