@@ -15,6 +15,12 @@ const levelFlag = (level: number) => (level === 1 ? 3 : level < 6 ? 2 : level ==
 
 const STAGING_MIN = 64 * 1024;
 const STAGING_MAX = 2 * PIECE_BYTES;
+/**
+ * The largest staging buffer of an ended entry, for the next one: entries are written one after another, and
+ * each growing its own to 2 MB left ~4 MB of buffers per part until the next full collection (split-rows, ten
+ * xlsx parts: growth 82 -> 72 MB).
+ */
+let spare: Buffer | null = null;
 
 /**
  * A ZIP entry deflated by zlib as its content comes. Each piece is deflated on its own and ends with a sync
@@ -68,7 +74,7 @@ export class ZlibEntry implements ZipInputFile {
   end(head?: string): void {
     if (this.held === null) return void this.deflate(true);
     this.deflate(false);
-    this.staging = null;
+    this.release();
     const data = Buffer.from(head ?? '', 'utf8');
     this.crc = crc32Combine(crc32(data), this.crc, this.size);
     this.size += data.length;
@@ -79,12 +85,23 @@ export class ZlibEntry implements ZipInputFile {
     this.ondata(null, new Uint8Array([0x03, 0x00]), true);
   }
 
-  /** Makes room for `bytes` more: the buffer grows by doubling up to two pieces, so a small part never reserves 2 MB. */
+  private release(): void {
+    if (this.staging && this.staging.length > (spare?.length ?? 0)) spare = this.staging;
+    this.staging = null;
+  }
+
+  /**
+   * Makes room for `bytes` more: the buffer grows by doubling up to two pieces, so a small part never allocates
+   * 2 MB; the spare of an ended entry is taken first when it is big enough.
+   */
   private room(bytes: number): void {
     if (this.used + bytes > STAGING_MAX) this.deflate(false);
     const need = this.used + bytes;
     if (this.staging && need <= this.staging.length) return;
-    const next = Buffer.allocUnsafeSlow(Math.min(STAGING_MAX, Math.max(STAGING_MIN, 2 ** Math.ceil(Math.log2(need)))));
+    const size = Math.min(STAGING_MAX, Math.max(STAGING_MIN, 2 ** Math.ceil(Math.log2(need))));
+    let next: Buffer;
+    if (spare !== null && spare.length >= size) [next, spare] = [spare, null];
+    else next = Buffer.allocUnsafeSlow(size);
     if (this.staging) this.staging.copy(next, 0, 0, this.used);
     this.staging = next;
   }
@@ -92,7 +109,7 @@ export class ZlibEntry implements ZipInputFile {
   private deflate(final: boolean): void {
     const data = this.staging ? this.staging.subarray(0, this.used) : Buffer.alloc(0);
     this.used = 0;
-    if (final) this.staging = null;
+    if (final) this.release();
     if (this.held !== null && data.length === 0) return;
     this.size += data.length;
     this.crc = crc32(data, this.crc);
