@@ -66,6 +66,9 @@ function autocannon(url: string, o: { connections: number; seconds: number; meth
   });
 }
 
+/** Seconds of untimed load before each server is measured (at most the measured time). */
+export const WARM_UP_S = 3;
+
 export interface LoadResult {
   tool: string;
   inputBytes: number;
@@ -88,10 +91,15 @@ export async function smallFileLoad(
   const form = join(o.workDir, 'load-form.json');
   writeFileSync(form, JSON.stringify({ file: { type: 'file', path: o.csvPath } }));
   const url = `${service.url}/api/v1/tools/${o.tool}/run?download=true`;
+  // Both servers are measured warm: a server started for this load alone (BENCH_ONLY=load) would otherwise
+  // spend its first seconds compiling the run's code in every thread, which no long-running server does.
+  const warmS = Math.min(WARM_UP_S, o.seconds);
+  await autocannon(url, { connections: o.jobs, seconds: warmS, method: 'POST', formFile: form });
   const svc = await autocannon(url, { connections: o.connections, seconds: o.seconds, method: 'POST', formFile: form });
   const atJobs = await autocannon(url, { connections: o.jobs, seconds: o.seconds, method: 'POST', formFile: form });
   const hello = await startChild([join(ROOT, 'bench', 'peers', 'hello-express.mjs')], {}, '/health');
   try {
+    await autocannon(hello.url + '/', { connections: o.connections, seconds: warmS });
     const bare = await autocannon(hello.url + '/', { connections: o.connections, seconds: o.seconds });
     return {
       tool: o.tool,
