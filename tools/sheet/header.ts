@@ -9,9 +9,9 @@
 //   tables fill titles past its width); a warning names the titles that differ.
 // - Empty tables are skipped with an info message.
 // - An optional last column holds each row's label (file or sheet name).
-import { columnLetter, titleKey, widthOf, type Cell, type Row, type Table } from '../core/table.ts';
+import { columnLetter, titleKey, widthOf, type Cell, type Row } from '../core/table.ts';
 import { listText, silent, type Report } from './report.ts';
-import { titleCell, type SheetTable } from './titles.ts';
+import { titleCell, type PipedTable, type SheetTable } from './titles.ts';
 
 /** A table to stack: its titles and width, and its data rows handed on in batches. */
 export interface StackSource {
@@ -148,22 +148,11 @@ function byPosition(sources: StackSource[], hasHeader: boolean, report: Report):
 
 const isEmpty = (s: StackSource) => s.rowCount === 0 && (s.header === null || s.header.every((h) => h === ''));
 
-/** The stacked table before its rows: they are made only when piped, in batches, and never all held at once. */
-export interface Stack {
-  name: string;
-  header: string[] | null;
-  titleCells?: Cell[];
-  width: number;
-  rowCount: number;
-  /**
-   * Hands every stacked row to `sink`, in order, a source's batch at a time: stacking never holds a second copy
-   * of every row (a source is not to be used afterwards).
-   */
-  pipe(sink: (rows: Row[]) => void): void;
-}
-
-/** The sources' rows, in order, with aligned columns. */
-export function stack(sources: StackSource[], o: StackOptions): Stack {
+/**
+ * The sources' rows, in order, with aligned columns, made as they are piped: stacking never holds a second copy
+ * of every row (a source is not to be used afterwards).
+ */
+export function stack(sources: StackSource[], o: StackOptions): PipedTable {
   const report = o.report ?? silent;
   const used = sources.filter((s) => {
     if (!isEmpty(s)) return true;

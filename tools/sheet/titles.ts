@@ -1,13 +1,23 @@
 // Titles as read: the table model keeps titles as text (to match and show them), but a workbook's title row
 // may hold numbers or dates (years, months across a report). Readers keep that row's typed cells here so
 // that writers can put it back unchanged; anything that rebuilds titles carries them along.
-import type { Cell, Table } from '../core/table.ts';
+import type { Cell, Row, Table } from '../core/table.ts';
 
 /** A table that may remember its title row as typed cells, one per title. */
 export type SheetTable = Table & {
   titleCells?: Cell[];
   /** The delimiter of the CSV the table was read from: a CSV result keeps it (tools.md §2.5). */
   delimiter?: string;
+};
+
+/**
+ * A table whose rows are made only as they are handed on, in batches, and never all held at once (stacked
+ * files, for one): the writer takes them as they come.
+ */
+export type PipedTable = Omit<SheetTable, 'rows'> & {
+  width: number;
+  rowCount: number;
+  pipe(sink: (rows: Row[]) => void): void;
 };
 
 /** The title row to write: the typed cells when they still match the titles, else the titles as text. */

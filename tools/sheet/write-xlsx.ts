@@ -21,9 +21,9 @@ import type { ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { zipBuilder } from '../core/zip-entry.ts';
 import { PreviewRows, type PreviewTable } from '../core/output.ts';
-import { columnLetter, isoDate, type Cell, type Row } from '../core/table.ts';
+import { columnLetter, isoDate, type Cell } from '../core/table.ts';
 import { dateToSerial, hasTime, isTimeOnly } from './excel-date.ts';
-import { titleRow, type SheetTable } from './titles.ts';
+import { titleRow, type PipedTable, type SheetTable } from './titles.ts';
 
 export const XLSX_MAX_ROWS = 1_048_576;
 export const XLSX_MAX_COLUMNS = 16_384;
@@ -283,16 +283,6 @@ export function writeXlsx(tables: SheetTable[], ctx: Localizer): Uint8Array {
  */
 export function writeXlsxRows(name: string, ctx: Localizer, fill: (sheet: SheetRows) => void): Uint8Array {
   return workbook([name], ctx, (_, sheet) => fill(sheet));
-}
-
-/** A table whose rows are made as they are written (stacked files, for one), handed on in batches. */
-export interface PipedTable {
-  name: string;
-  header: string[] | null;
-  titleCells?: Cell[];
-  width: number;
-  rowCount: number;
-  pipe(sink: (rows: Row[]) => void): void;
 }
 
 /** A one-sheet workbook of a piped table, and the preview of its first rows. */
