@@ -23,9 +23,6 @@ const CRLF = '\r\n';
 function filePart(field: string, name: string, content: string): string {
   return `--${BOUNDARY}${CRLF}Content-Disposition: form-data; name="${field}"; filename="${name}"${CRLF}Content-Type: text/csv${CRLF}${CRLF}${content}${CRLF}`;
 }
-function fieldPart(name: string, value: string): string {
-  return `--${BOUNDARY}${CRLF}Content-Disposition: form-data; name="${name}"${CRLF}${CRLF}${value}${CRLF}`;
-}
 const closing = `--${BOUNDARY}--${CRLF}`;
 
 function request(path: string, body: string, o: { contentLength?: number; keepAlive?: boolean } = {}): string {

@@ -85,7 +85,6 @@ export function jsonBytes(count: number, rowAt: (r: number) => readonly Cell[], 
 const QUOTE = 34;
 const BACKSLASH = 92;
 const MINUS = 45;
-const DOT = 46;
 const COMMA = 44;
 const HEX = '0123456789abcdef';
 // JSON.stringify's escapes for control characters: the short ones where JSON has them, else \u00xx.
