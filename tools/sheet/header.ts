@@ -189,13 +189,3 @@ export function stack(sources: StackSource[], o: StackOptions): PipedTable {
   const titleCells = label ? [...layout.cells, o.labelColumn!] : layout.cells;
   return { name: o.name, header, titleCells, width: all, rowCount, pipe };
 }
-
-/** One table of all the tables' rows, in order, with aligned columns. */
-export function stackTables(sources: { table: SheetTable; label: string }[], o: StackOptions): SheetTable {
-  const { name, header, titleCells, pipe } = stack(sources.map((s) => tableSource(s.table, s.label)), o);
-  const rows: Row[] = [];
-  pipe((batch) => {
-    for (const r of batch) rows.push(r);
-  });
-  return titleCells === undefined ? { name, header, rows } : { name, header, titleCells, rows };
-}

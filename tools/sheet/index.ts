@@ -5,7 +5,7 @@ export { readCsv, streamCsv, decodeText, parseCsv, detectDelimiter, DELIMITERS, 
 export { writeCsv, csvText, plainNumber, type CsvWriteOptions } from './write-csv.ts';
 export { detectType } from './detect-type.ts';
 export { serialToDate, dateToSerial, isTimeOnly } from './excel-date.ts';
-export { stack, stackTables, tableSource, type StackSource, type StackOptions } from './header.ts';
+export { stack, tableSource, type StackSource, type StackOptions } from './header.ts';
 export { listText, type Report } from './report.ts';
 export { titleRow, titleCell, type SheetTable, type PipedTable } from './titles.ts';
 export { namedTitles, uniqueNames } from './result-titles.ts';

@@ -7,7 +7,7 @@ import { rejectsWith } from '../../helpers/tool-error.ts';
 import { generator } from '../../helpers/hard-csv.ts';
 import { createContext } from '../../../tools/core/execute.ts';
 import { readCsv } from '../../../tools/sheet/csv.ts';
-import { stackTables } from '../../../tools/sheet/header.ts';
+import { stackTables } from '../../helpers/stack-tables.ts';
 import { writeXlsx } from '../../../tools/sheet/write-xlsx.ts';
 
 const ventas = [

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stackTables } from '../../../tools/sheet/header.ts';
+import { stackTables } from '../../helpers/stack-tables.ts';
 import type { Table } from '../../../tools/core/table.ts';
 
 type Msg = { level: string; key: string; params?: Record<string, string | number> };
