@@ -126,10 +126,11 @@ export interface SheetRows {
 const WIDTH_SAMPLE = 1000;
 
 /**
- * One worksheet's XML, streamed to `push` as rows come, in pieces of about 64 KB, each encoded at once: handed
- * over as text, the pieces were gathered into a 1 MB string first, promoted to the old generation and
- * flattened before encoding (measured on 100,000 rows: 620 -> 460 ms for the same bytes). `<dimension>` and
- * `<cols>` depend on every row; `head()` gives them at the end and the ZIP entry puts them first.
+ * One worksheet's XML, streamed to `push` as rows come, in pieces of about 64 KB of text that the ZIP entry
+ * encodes straight into its staging buffer: a piece is never kept long enough to be promoted (a 1 MB string
+ * gathered first cost 620 against 460 ms on 100,000 rows), and is never encoded into a Buffer of its own first
+ * (about 5 % of writing a sheet, 7 % of a small one). `<dimension>` and `<cols>` depend on every row; `end()`
+ * gives them at the end and the ZIP entry puts them first.
  */
 class SheetXml implements SheetRows {
   private r = 0;
@@ -178,7 +179,7 @@ class SheetXml implements SheetRows {
     }
     if (cells) this.out += `<row r="${rowNumber}">${cells}</row>`;
     if (this.out.length > 65_536) {
-      this.push(Buffer.from(this.out, 'utf8'));
+      this.push(this.out);
       this.out = '';
     }
   }
@@ -194,7 +195,7 @@ class SheetXml implements SheetRows {
 
   /** Ends the sheet data; the part's head, with the sheet's extent and column widths. */
   end(): string {
-    this.push(Buffer.from(this.out + '</sheetData></worksheet>', 'utf8'));
+    this.push(this.out + '</sheetData></worksheet>');
     this.out = '';
     const { width, r: height, lengths } = this;
     const ref = height > 0 && width > 0 ? `A1:${columnLetter(width - 1)}${height}` : 'A1';
