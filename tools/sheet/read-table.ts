@@ -95,11 +95,13 @@ export function streamXlsx(file: InputFile, o: ReadOptions, stream: (sheet: stri
 /** The first table of a file; when a workbook has more sheets, a warning names the ones not used. */
 export function readFirstTable(file: InputFile, o: Omit<ReadOptions, 'sheets'>): SheetTable {
   const { tables, sheetNames } = readTables(file, { ...o, sheets: 'first' });
-  if (sheetNames.length > 1) {
-    const used = tables[0].name;
-    (o.report ?? silent)('warning', 'sheets_unused', { name: file.name, sheet: used, sheets: listText(sheetNames.filter((n) => n !== used)) });
-  }
+  reportUnusedSheets(file, tables[0].name, sheetNames, o.report);
   return tables[0];
+}
+
+/** The warning naming a workbook's sheets other than the one a tool used. */
+export function reportUnusedSheets(file: InputFile, used: string, sheetNames: string[], report: Report = silent): void {
+  if (sheetNames.length > 1) report('warning', 'sheets_unused', { name: file.name, sheet: used, sheets: listText(sheetNames.filter((n) => n !== used)) });
 }
 
 function invalidFile(file: InputFile, option: 'file' | 'files' = 'file', cause?: unknown): ToolError {

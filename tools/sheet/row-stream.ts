@@ -15,8 +15,8 @@ import { ToolError } from '../core/errors.ts';
 import { PREVIEW_ROWS, PreviewRows, type PreviewTable } from '../core/output.ts';
 import type { InputFile } from '../core/files.ts';
 import { cellText, widthOf, type Row } from '../core/table.ts';
-import { readTables, streamXlsx, type ReadOptions } from './read-table.ts';
-import { listText, silent, type Report } from './report.ts';
+import { readTables, reportUnusedSheets, streamXlsx, type ReadOptions } from './read-table.ts';
+import { silent, type Report } from './report.ts';
 import type { SheetTable } from './titles.ts';
 import { NeedsFallback } from './xlsx/package-error.ts';
 import { BATCH_ROWS, RestartRead, type GridSink } from './xlsx/sheet-grid.ts';
@@ -85,10 +85,7 @@ export function streamTables(file: InputFile, o: ReadOptions, consumer: RowConsu
 /** readFirstTable, with the rows handed to `consumer`: the table, and a warning naming the sheets not used. */
 export function streamFirstTable(file: InputFile, o: Omit<ReadOptions, 'sheets'>, consumer: RowConsumer): StreamedTable {
   const { tables, sheetNames } = streamTables(file, { ...o, sheets: 'first' }, consumer);
-  if (sheetNames.length > 1) {
-    const used = tables[0].name;
-    (o.report ?? silent)('warning', 'sheets_unused', { name: file.name, sheet: used, sheets: listText(sheetNames.filter((n) => n !== used)) });
-  }
+  reportUnusedSheets(file, tables[0].name, sheetNames, o.report);
   return tables[0];
 }
 
