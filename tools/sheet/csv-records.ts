@@ -19,13 +19,12 @@ import { checkCells, decodeText, detectDelimiter, guessUtf16, type TextEncodingN
 import { csvLine, quotingRule } from './write-csv.ts';
 import { detectType } from './detect-type.ts';
 import type { StackSource } from './header.ts';
+import { BATCH_ROWS } from './titles.ts';
 import { silent, type Report } from './report.ts';
 
 const QUOTE = 34;
 const CR = 13;
 const LF = 10;
-
-const PIPE_ROWS = 512;
 
 /** Record flags: its bytes are written unchanged (`PLAIN`); every field is empty (`BLANK`). */
 const PLAIN = 1;
@@ -100,8 +99,8 @@ export class CsvRecords {
 
   /** The data records, typed as readCsv types them, handed to `sink` a batch at a time. */
   pipeTyped(sink: (rows: Row[]) => void): void {
-    for (let at = this.first; at < this.size; at += PIPE_ROWS) {
-      const end = Math.min(this.size, at + PIPE_ROWS);
+    for (let at = this.first; at < this.size; at += BATCH_ROWS) {
+      const end = Math.min(this.size, at + BATCH_ROWS);
       const batch: Row[] = new Array(end - at);
       for (let k = at; k < end; k++) batch[k - at] = this.typedRow(k);
       sink(batch);

@@ -11,7 +11,7 @@
 // - An optional last column holds each row's label (file or sheet name).
 import { columnLetter, titleKey, widthOf, type Cell, type Row } from '../core/table.ts';
 import { listText, silent, type Report } from './report.ts';
-import { titleCell, type PipedTable, type SheetTable } from './titles.ts';
+import { BATCH_ROWS, titleCell, type PipedTable, type SheetTable } from './titles.ts';
 
 /** A table to stack: its titles and width, and its data rows handed on in batches. */
 export interface StackSource {
@@ -27,8 +27,6 @@ export interface StackSource {
   pipe(sink: (rows: readonly Row[]) => void): void;
 }
 
-/** Rows are stacked and handed on this many at a time. */
-const BATCH_ROWS = 512;
 
 /** A table in memory as a source to stack. Its rows are let go as they are handed on: it is not to be used after. */
 export function tableSource(table: SheetTable, label: string): StackSource {

@@ -17,9 +17,9 @@ import type { InputFile } from '../core/files.ts';
 import { cellText, widthOf, type Row } from '../core/table.ts';
 import { readTables, reportUnusedSheets, streamXlsx, type ReadOptions } from './read-table.ts';
 import { silent, type Report } from './report.ts';
-import type { SheetTable } from './titles.ts';
+import { BATCH_ROWS, type SheetTable } from './titles.ts';
 import { NeedsFallback } from './xlsx/package-error.ts';
-import { BATCH_ROWS, RestartRead, type GridSink } from './xlsx/sheet-grid.ts';
+import { RestartRead, type GridSink } from './xlsx/sheet-grid.ts';
 
 /** A table before its rows: name, titles (typed title cells too) and width; `rows` is empty. */
 export type TableStart = SheetTable & { width: number };

@@ -15,6 +15,7 @@
 // StreamGrid, below, gives the same table a batch of rows at a time instead of keeping it (row-stream.ts).
 import { columnLetter, type Cell, type Row } from '../../core/table.ts';
 import type { Report } from '../report.ts';
+import { BATCH_ROWS } from '../titles.ts';
 import { PackageError } from './package-error.ts';
 
 export const EXTENT_FACTOR = 4;
@@ -143,8 +144,6 @@ export interface GridSink {
 
 /** Rows with a value read before the table's columns are decided: a title row alone often misleads. */
 export const GATHER_ROWS = 1000;
-/** Rows handed on at a time. */
-export const BATCH_ROWS = 2048;
 
 /**
  * A SheetGrid that hands the table on as it is read instead of keeping it: the same table, cell limit and
