@@ -85,6 +85,18 @@ test('zipBuilder.deflatedHeadLast: a head written last reads first; CRC combined
   });
   zip.deflatedHeadLast('empty.xml', 4, () => '');
   zip.deflatedHeadLast('head-only.xml', 4, () => 'ñ');
+  // Content that never left the staging buffer: head and content are one stream.
+  zip.deflatedHeadLast('small.xml', 4, (push) => {
+    push('<row>ñ€</row>');
+    push(Buffer.from('<row>2</row>'));
+    return '<ws>ü';
+  });
+  // Content under a piece with a head too big to go in front of it in the staging buffer: deflated apart.
+  const bigHead = '<cols>' + 'é'.repeat(600_000) + '</cols>';
+  zip.deflatedHeadLast('big-head.xml', 4, (push) => {
+    push('x'.repeat(900_000));
+    return bigHead;
+  });
   const dir = mkdtempSync(join(tmpdir(), 'zip-'));
   try {
     writeFileSync(join(dir, 'h.zip'), zip.finish());
@@ -95,6 +107,8 @@ test('zipBuilder.deflatedHeadLast: a head written last reads first; CRC combined
       `xl/worksheets/sheet1.xml 8 ${Buffer.byteLength(whole)} 2000 <worksheet><`,
       'empty.xml 8 0 2000 ',
       `head-only.xml 8 2 2000 ${Buffer.from('ñ').toString('latin1')}`,
+      `small.xml 8 ${Buffer.byteLength('<ws>ü<row>ñ€</row><row>2</row>')} 2000 ${Buffer.from('<ws>ü<row>ñ€</row><row>2</row>').subarray(0, 12).toString('latin1')}`,
+      `big-head.xml 8 ${Buffer.byteLength(bigHead) + 900_000} 2000 <cols>${Buffer.from('é'.repeat(3)).toString('latin1')}`,
       createHash('sha256').update(whole).digest('hex'),
     ]);
   } finally {

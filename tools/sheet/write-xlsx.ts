@@ -212,6 +212,8 @@ class SheetXml implements SheetRows {
   }
 }
 
+const STYLES_XML = stylesXml();
+
 function stylesXml(): string {
   const fmts = DATE_FORMATS.map((f, i) => `<numFmt numFmtId="${164 + i}" formatCode="${f}"/>`).join('');
   const dateXfs = DATE_FORMATS.map((_, i) => `<xf numFmtId="${164 + i}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`).join('');
@@ -261,8 +263,27 @@ function packageXml(names: string[]): Record<string, string> {
       sheetIds.map((i) => `<Relationship Id="rId${i}" Type="${REL}/worksheet" Target="worksheets/sheet${i}.xml"/>`).join('') +
       `<Relationship Id="rId${names.length + 1}" Type="${REL}/styles" Target="styles.xml"/>` +
       '</Relationships>',
-    'xl/styles.xml': stylesXml(),
+    'xl/styles.xml': STYLES_XML,
   };
+}
+
+/**
+ * The package parts for these sheet names, remembered for the next workbook with the same names: the very
+ * same strings come back, so the ZIP's memo of deflated parts finds them without reading them again.
+ * Bounded like that memo, and emptied when full.
+ */
+const parts = new Map<string, [string, string][]>();
+
+function packageParts(names: string[]): [string, string][] {
+  // Sheet names hold no control character (sheetNames), so a line feed separates them unambiguously.
+  const key = names.join('\n');
+  let known = parts.get(key);
+  if (!known) {
+    if (parts.size >= 64) parts.clear();
+    known = Object.entries(packageXml(names));
+    if (key.length <= 16 * 1024) parts.set(key, known);
+  }
+  return known;
 }
 
 /** zlib level 4: 2.6% larger than level 6 for 4.5 times less time on a 100,000-row sheet. */
@@ -302,7 +323,7 @@ export function writePipedXlsx(t: PipedTable, ctx: Localizer): { bytes: Uint8Arr
 
 function workbook(names: string[], ctx: Localizer, fill: (index: number, sheet: SheetRows) => void): Uint8Array {
   const zip = zipBuilder();
-  for (const [path, xml] of Object.entries(packageXml(sheetNames(names, ctx.name('sheet'))))) zip.deflatedText(path, LEVEL, xml);
+  for (const [path, xml] of packageParts(sheetNames(names, ctx.name('sheet')))) zip.deflatedText(path, LEVEL, xml);
   names.forEach((_, i) =>
     zip.deflatedHeadLast(`xl/worksheets/sheet${i + 1}.xml`, LEVEL, (push) => {
       const sheet = new SheetXml(push, ctx);
