@@ -7,7 +7,6 @@ export type Lang = (typeof LANGS)[number];
 export const DEFAULT_LANG: Lang = 'es';
 
 type Tree = { [k: string]: string | Tree };
-const CATALOGS: Record<Lang, Tree> = { es, en };
 // node --test sets this in every test process: a missing key fails the test instead of showing the key.
 const STRICT = Boolean(process.env.NODE_TEST_CONTEXT);
 
@@ -20,13 +19,18 @@ export function resolveLang(x: unknown, fallback: Lang = DEFAULT_LANG): Lang {
   return isLang(x) ? x : fallback;
 }
 
-function lookup(lang: Lang, key: string): string | undefined {
-  let node: string | Tree | undefined = CATALOGS[lang];
-  for (const part of key.split('.')) {
-    if (typeof node !== 'object' || !Object.hasOwn(node, part)) return undefined;
-    node = node[part];
+/** Every text by its dotted key: a run looks up a few texts, and walking the tree for each cost more than the lookup. */
+function flatten(node: Tree, prefix: string, out: Map<string, string>): Map<string, string> {
+  for (const [k, val] of Object.entries(node)) {
+    if (typeof val === 'string') out.set(prefix + k, val);
+    else flatten(val, `${prefix}${k}.`, out);
   }
-  return typeof node === 'string' ? node : undefined;
+  return out;
+}
+const TEXTS: Record<Lang, Map<string, string>> = { es: flatten(es, '', new Map()), en: flatten(en, '', new Map()) };
+
+function lookup(lang: Lang, key: string): string | undefined {
+  return TEXTS[lang].get(key);
 }
 
 export function hasText(lang: Lang, key: string): boolean {
@@ -46,13 +50,5 @@ export function t(lang: Lang, key: string, params: Record<string, string | numbe
 
 /** Every leaf key of a catalogue, for the parity test. */
 export function allKeys(lang: Lang): string[] {
-  const out: string[] = [];
-  const walk = (node: Tree, prefix: string) => {
-    for (const [k, val] of Object.entries(node)) {
-      if (typeof val === 'string') out.push(prefix + k);
-      else walk(val, `${prefix}${k}.`);
-    }
-  };
-  walk(CATALOGS[lang], '');
-  return out.sort();
+  return [...TEXTS[lang].keys()].sort();
 }

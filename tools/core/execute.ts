@@ -39,10 +39,16 @@ export function createContext(lang: Lang, signal: AbortSignal, messages: Message
   };
 }
 
+/**
+ * The signal of a run that is never aborted here (a job worker is stopped from outside instead): one for all,
+ * since tools only read `aborted`, and an AbortController per run cost as much as a small run's lookups.
+ */
+const NEVER_ABORTED = new AbortController().signal;
+
 /** Runs a tool on checked files and validated options, and packages what it returns. */
 export async function execute(tool: AnyTool, files: InputFile[], opts: Record<string, unknown>, o: ExecuteOptions): Promise<RunResult> {
   const messages: Message[] = [];
-  const ctx = createContext(o.lang, o.signal ?? new AbortController().signal, messages, o.limits);
+  const ctx = createContext(o.lang, o.signal ?? NEVER_ABORTED, messages, o.limits);
   const out = await tool.run({ file: files[0], files }, opts as never, ctx);
   if (out.files.length === 0) throw new ToolError('internal_error', { cause: new Error(`${tool.id} returned no file`) });
   const names = uniqueNames(out.files.map((f) => f.name));

@@ -22,8 +22,12 @@ const UNSHARED_TEXTS = 4096;
 /** Excel's width: no xlsx sheet has more columns, a CSV file may. */
 const MAX_COLUMNS = 16_384;
 
-/** Slots of the shared-date table (a power of two). */
+/**
+ * Slots of the shared-date table (a power of two): a table starts with the few a small file needs, and takes
+ * all of them once it has been filled that many times.
+ */
 const DATE_SLOTS = 4096;
+const FIRST_DATE_SLOTS = 64;
 
 export class ColumnTexts {
   /** Per column, the texts seen so far; null once the column has too many to be worth it. */
@@ -58,27 +62,33 @@ export class ColumnTexts {
 
 /** A fixed table of recent dates by a numeric key (a serial number, a time value). */
 export class RecentDates {
-  // Made at the first date: a small file without dates (most small runs) never pays for 64 KB of slots.
+  // Made at the first date, small: a small file (most runs) never pays for 64 KB of slots it does not fill.
   private dates: (Date | undefined)[] | null = null;
   private keys: Float64Array | null = null;
+  private mask = 0;
+  private puts = 0;
 
-  private static slot(key: number): number {
-    return ((key * 1009) >>> 0) & (DATE_SLOTS - 1);
+  private slot(key: number): number {
+    return ((key * 1009) >>> 0) & this.mask;
   }
 
   /** The date kept for `key`, or undefined. */
   get(key: number): Date | undefined {
     if (this.keys === null) return undefined;
-    const slot = RecentDates.slot(key);
+    const slot = this.slot(key);
     return this.keys[slot] === key ? this.dates![slot] : undefined;
   }
 
   put(key: number, date: Date): void {
-    if (this.keys === null) {
-      this.keys = new Float64Array(DATE_SLOTS).fill(NaN);
-      this.dates = new Array<Date | undefined>(DATE_SLOTS);
+    // A table outgrown starts again at full size, empty: what it held is only a cache.
+    if (this.keys === null || (this.puts === this.keys.length && this.keys.length < DATE_SLOTS)) {
+      const size = this.keys === null ? FIRST_DATE_SLOTS : DATE_SLOTS;
+      this.keys = new Float64Array(size).fill(NaN);
+      this.dates = new Array<Date | undefined>(size);
+      this.mask = size - 1;
     }
-    const slot = RecentDates.slot(key);
+    this.puts++;
+    const slot = this.slot(key);
     this.keys[slot] = key;
     this.dates![slot] = date;
   }

@@ -3,6 +3,7 @@
 // that may change a value: a generated CSV with repeated and distinct texts and dates (more than the lookups
 // and the date table hold), rows of changing widths and a blank line goes through csv-to-excel and is read back
 // with exceljs.
+import { RecentDates } from '../../../tools/sheet/shared-cells.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import tool from '../../../tools/convert/csv-to-excel.ts';
@@ -78,4 +79,17 @@ test('readCsv: equal dates and repeated texts of a column share one value; other
   assert.ok(rows[0][0] instanceof Date && rows[0][0].getTime() === Date.UTC(2024, 0, 31));
   assert.deepEqual(rows.map((r) => r[1]), ['Nuria Castaño Pérez', 'Nuria Castaño Pérez', 'otra']);
   assert.deepEqual(rows.map((r) => r[2]), ['x', 'Nuria Castaño Pérez', 'y']);
+});
+
+test('RecentDates: equal dates share one Date before and after the table grows; unequal ones never do', () => {
+  const dates = new RecentDates();
+  const DAY = 86_400_000;
+  const first = Array.from({ length: 3000 }, (_, i) => dates.share(new Date(Date.UTC(2000, 0, 1) + i * DAY)));
+  for (let i = 0; i < 3000; i++) {
+    const again = dates.share(new Date(Date.UTC(2000, 0, 1) + i * DAY));
+    assert.equal(again.getTime(), Date.UTC(2000, 0, 1) + i * DAY);
+    // The first 64 were in the small table, dropped when it grew; from the 65th on, the grown table keeps them.
+    if (i >= 64) assert.equal(again, first[i], `day ${i}`);
+  }
+  assert.equal(dates.share(new Date(Date.UTC(2000, 0, 1))), dates.share(new Date(Date.UTC(2000, 0, 1))));
 });
