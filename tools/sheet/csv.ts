@@ -264,7 +264,8 @@ export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
 export function streamCsv<T>(file: InputFile, o: CsvReadOptions, write: (pipe: (sink: CsvRowSink) => void) => T): { result: T; read: CsvStreamed } {
   const report = o.report ?? silent;
   const option = o.option ?? 'file';
-  const pieces = pieceDecoder(file.bytes);
+  // A file of one piece is decoded once, for the delimiter and the parse alike, and parsed whole.
+  const pieces = file.bytes.length > PIECE_BYTES ? pieceDecoder(file.bytes) : null;
   const { text, encoding } = pieces === null ? decodeText(file.bytes) : { text: null, encoding: pieces.encoding };
   // tools.md §2.2: a NUL byte in text that is not UTF-16 means a binary file (a ZIP or a workbook named .csv),
   // which would otherwise come out as a table of garbage presented as success.
