@@ -260,6 +260,7 @@ if (load && 'service' in load) {
   log(`\nSmall-file load (${l.tool}, ${(l.inputBytes / 1024).toFixed(1)} KB CSV, ${l.seconds} s each, autocannon):`);
   log(`  service, ${figures(l.service, l.connections)} → ${(l.ratio * 100).toFixed(1)} % of bare Express`);
   log(`  service, ${figures(l.serviceAtJobs, l.serviceAtJobs.connections)} → ${(l.ratioAtJobs * 100).toFixed(1)} % of bare Express`);
+  log(`  front door alone (the worker answers a result made beforehand), ${figures(l.frontDoor, l.frontDoor.connections)} → ${(l.ratioFrontDoor * 100).toFixed(1)} % of bare Express`);
   log(`  bare Express "hello world", ${l.connections} connections: ${l.express.requestsPerSec.toFixed(0)} req/s (issue 5 target: service ≥ 25 % of it)`);
 }
 log(`\n${new Date().toISOString().slice(0, 10)} · ${machine.cpu} · ${machine.cores} cores · ${machine.memGb} GiB · Node ${machine.node} · ${ROWS} rows · ${RUNS} runs · ${totalS} s · results in bench/out/results.json`);

@@ -80,12 +80,19 @@ export function runTimeLeft(elapsed: number, since: number, runMs: number, start
 
 type Limits = Pick<Config, 'MAX_JOBS' | 'JOB_TIMEOUT_S' | 'JOB_MEMORY_MB' | 'MAX_CELLS' | 'PDF_MAX_ROWS'>;
 
-/** Worker pool runner; `inline` runs in this thread instead (tests that exercise tools, not isolation). */
-export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'workers'): JobRunner {
+/** The job workers' module: its default export runs a Job and answers a JobReply. */
+export const WORKER_MODULE = new URL('./worker-entry.mjs', import.meta.url);
+
+/**
+ * Worker pool runner; `inline` runs in this thread instead (tests that exercise tools, not isolation).
+ * `workerModule` replaces the workers' code: the bench measures the front door with a worker that answers
+ * without running anything.
+ */
+export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'workers', workerModule: URL = WORKER_MODULE): JobRunner {
   const pool =
     mode === 'workers'
       ? new Piscina({
-          filename: new URL('./worker-entry.mjs', import.meta.url).href,
+          filename: workerModule.href,
           minThreads: 1,
           maxThreads: limits.MAX_JOBS,
           idleTimeout: WORKER_IDLE_MS,

@@ -22,10 +22,12 @@ export interface Kernel {
 export interface KernelOptions {
   /** `inline` runs tools on this thread: for tests that do not exercise isolation. */
   jobs?: 'workers' | 'inline';
+  /** The job workers' code, when not the tools' (see createJobRunner). */
+  workerModule?: URL;
 }
 
 export function createKernel(config: Config, options: KernelOptions = {}): Kernel {
-  const jobs = createJobRunner(config, options.jobs ?? 'workers');
+  const jobs = createJobRunner(config, options.jobs ?? 'workers', options.workerModule);
   const keys = createFileKeyStore(config.DATA_DIR);
   const quota = createMemoryQuota();
   const usage = createUsage();
