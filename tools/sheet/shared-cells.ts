@@ -65,11 +65,10 @@ export class RecentDates {
   // Made at the first date, small: a small file (most runs) never pays for 64 KB of slots it does not fill.
   private dates: (Date | undefined)[] | null = null;
   private keys: Float64Array | null = null;
-  private mask = 0;
   private puts = 0;
 
   private slot(key: number): number {
-    return ((key * 1009) >>> 0) & this.mask;
+    return ((key * 1009) >>> 0) & (this.keys!.length - 1);
   }
 
   /** The date kept for `key`, or undefined. */
@@ -85,7 +84,6 @@ export class RecentDates {
       const size = this.keys === null ? FIRST_DATE_SLOTS : DATE_SLOTS;
       this.keys = new Float64Array(size).fill(NaN);
       this.dates = new Array<Date | undefined>(size);
-      this.mask = size - 1;
     }
     this.puts++;
     const slot = this.slot(key);

@@ -1,5 +1,6 @@
 // CSV out: RFC 4180 quoting, CRLF, UTF-8 (with a BOM unless asked not to), numbers with a point and no
 // exponent, ISO dates, booleans true/false, text exactly as it is.
+import { BoundedMap } from '../core/bounded-map.ts';
 import { joinBytes } from '../core/bytes.ts';
 import { isoDate, type Cell } from '../core/table.ts';
 import { isoTime, isTimeOnly } from './excel-date.ts';
@@ -80,7 +81,7 @@ export class CsvWriter {
   private readonly delimiter: string;
   private readonly special: RegExp;
   private readonly chunks: Buffer[] = [];
-  private readonly dates = new Map<number, string>();
+  private readonly dates = new BoundedMap<number, string>(4096);
   private out: string;
 
   constructor(
@@ -125,13 +126,7 @@ export class CsvWriter {
    */
   private dateText(d: Date): string {
     const t = d.getTime();
-    let s = this.dates.get(t);
-    if (s === undefined) {
-      if (this.dates.size >= 4096) this.dates.clear();
-      s = csvText(d);
-      this.dates.set(t, s);
-    }
-    return s;
+    return this.dates.get(t) ?? this.dates.set(t, csvText(d));
   }
 
   /** The CSV's bytes; the writer is done. */

@@ -17,6 +17,7 @@
 // - Deflate is Node's zlib (native), not fflate's (JavaScript), at level 4; fflate only lays out the ZIP.
 //   Measured on the sheet XML of 100,000 rows × 10 mixed columns (47 MB): fflate level 6 took 900 ms for
 //   6.13 MB, zlib level 6 410 ms for 5.99 MB, level 4 200 ms for 6.29 MB, level 1 120 ms for 7.17 MB.
+import { BoundedMap } from '../core/bounded-map.ts';
 import type { ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { zipBuilder } from '../core/zip-entry.ts';
@@ -273,18 +274,15 @@ function packageXml(names: string[]): Record<string, string> {
  * same strings come back, so the ZIP's memo of deflated parts finds them without reading them again.
  * Bounded like that memo, and emptied when full.
  */
-const parts = new Map<string, [string, string][]>();
+const parts = new BoundedMap<string, [string, string][]>(64);
 
 function packageParts(names: string[]): [string, string][] {
   // Sheet names hold no control character (sheetNames), so a line feed separates them unambiguously.
   const key = names.join('\n');
-  let known = parts.get(key);
-  if (!known) {
-    if (parts.size >= 64) parts.clear();
-    known = Object.entries(packageXml(names));
-    if (key.length <= 16 * 1024) parts.set(key, known);
-  }
-  return known;
+  const known = parts.get(key);
+  if (known) return known;
+  const made = Object.entries(packageXml(names));
+  return key.length <= 16 * 1024 ? parts.set(key, made) : made;
 }
 
 /** zlib level 4: 2.6% larger than level 6 for 4.5 times less time on a 100,000-row sheet. */
