@@ -4,11 +4,10 @@
 // the issue sets a target for (≥ 25 %). The service's front door alone (its run replaced by a result made
 // beforehand) is measured too, to tell what the run costs from what everything around it does.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startChild, type HttpService } from './service.ts';
+import { startChild, startService, type HttpService } from './service.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AUTOCANNON = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
@@ -105,12 +104,7 @@ export async function smallFileLoad(
   await autocannon(url, { connections: o.jobs, seconds: warmS, method: 'POST', formFile: form });
   const svc = await autocannon(url, { connections: o.connections, seconds: o.seconds, method: 'POST', formFile: form });
   const atJobs = await autocannon(url, { connections: o.jobs, seconds: o.seconds, method: 'POST', formFile: form });
-  const front = await startChild(['--import', 'tsx', join(ROOT, 'bench', 'peers', 'front-door.ts')], {
-    CANNED_INPUT: o.csvPath,
-    CANNED_TOOL: o.tool,
-    ANON_RUNS_PER_HOUR: '1000000000',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-data-')),
-  }, '/health');
+  const front = await startService({ CANNED_INPUT: o.csvPath, CANNED_TOOL: o.tool }, join(ROOT, 'bench', 'peers', 'front-door.ts'));
   let frontDoor: LoadFigures;
   try {
     const frontUrl = `${front.url}/api/v1/tools/${o.tool}/run?download=true`;

@@ -144,9 +144,12 @@ export async function startChild(args: string[], env: Record<string, string>, re
   };
 }
 
-/** The real service (`npm start`'s entry) with a quota and input bound that never limit the benchmark. */
-export function startService(env: Record<string, string>): Promise<HttpService> {
-  return startChild(['--import', 'tsx', join(ROOT, 'mcp', 'main.ts')], {
+/**
+ * The real service (`npm start`'s entry, or another entry built on the same app) with a quota and input bound
+ * that never limit the benchmark.
+ */
+export function startService(env: Record<string, string>, entry = join(ROOT, 'mcp', 'main.ts')): Promise<HttpService> {
+  return startChild(['--import', 'tsx', entry], {
     ANON_RUNS_PER_HOUR: '1000000000',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-data-')),
     ...env,

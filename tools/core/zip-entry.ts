@@ -72,13 +72,13 @@ export class ZlibEntry implements ZipInputFile {
   }
 
   /** Ends the entry; `head` is required when the entry was made with `headLater`, and goes before the content. */
-  end(head?: string): void {
+  end(head = ''): void {
     if (this.held === null) return void this.deflate(true);
-    const headBytes = Buffer.byteLength(head ?? '', 'utf8');
-    if (this.held.length === 0 && this.used + headBytes <= STAGING_MAX) return void this.endWhole(head ?? '', headBytes);
+    const headBytes = Buffer.byteLength(head, 'utf8');
+    if (this.held.length === 0 && this.used + headBytes <= STAGING_MAX) return void this.endWhole(head, headBytes);
     this.deflate(false);
     this.release();
-    const data = Buffer.from(head ?? '', 'utf8');
+    const data = Buffer.from(head, 'utf8');
     this.crc = crc32Combine(crc32(data), this.crc, this.size);
     this.size += data.length;
     this.ondata(null, deflateRawSync(data, { level: this.level, finishFlush: constants.Z_SYNC_FLUSH }), false);
