@@ -7,6 +7,7 @@ import { ToolError } from '../tools/core/errors.ts';
 import type { InputFile } from '../tools/core/files.ts';
 import type { Caller, InvokeResult } from '../tools/core/invoke.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
+import { plainName } from '../tools/core/output.ts';
 import { getTool } from '../tools/core/registry.ts';
 import { apiKeyFrom, rateHeaders, runResponse } from '../tools/core/wire.ts';
 import { answerError, RequestError } from './http-error.ts';
@@ -148,7 +149,10 @@ function sendDownload(res: Response, result: InvokeResult): void {
  * `attachment` with an ASCII fallback name and the exact UTF-8 name in `filename*` (RFC 6266, RFC 8187):
  * accents in the fallback lose their marks, other non-ASCII characters become `_`.
  */
-export function contentDisposition(name: string): string {
+export function contentDisposition(fileName: string): string {
+  // Result names are safe names already; a header must hold whatever it is given (encodeURIComponent throws
+  // on a lone surrogate).
+  const name = plainName(fileName);
   const ascii = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
