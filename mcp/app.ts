@@ -2,7 +2,7 @@
 // Each adapter parses its own bodies with limits from Config (framework defaults are far below ours).
 import express from 'express';
 import { createAdminRouter } from '../bridge/admin/router.ts';
-import { createBridgeRouter } from '../bridge/router.ts';
+import { createBridgeRouter, finalErrorHandler, notFoundHandler } from '../bridge/router.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { hostCheck } from './host-check.ts';
 import { createMcpRouter } from './router.ts';
@@ -21,6 +21,8 @@ export function createApp(kernel: Kernel): express.Express {
   app.use('/mcp', createMcpRouter(kernel));
   app.use('/admin', createAdminRouter(kernel));
   app.use(createBridgeRouter(kernel));
+  app.use(notFoundHandler);
+  app.use(finalErrorHandler(kernel.config.MAX_INPUT_MB));
   return app;
 }
 

@@ -10,6 +10,22 @@ const num = (min: number, max: number) =>
 const list = v.pipe(v.string(), v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)));
 const text = v.pipe(v.string(), v.trim());
 
+/** An absolute http(s) URL with a host, optionally a path, and no credentials, query or fragment. */
+function isBaseUrl(s: string): boolean {
+  try {
+    const url = new URL(s);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' && !url.username && !url.password && !url.search && !url.hash && !s.includes('?') && !s.includes('#');
+  } catch {
+    return false;
+  }
+}
+
+/** The base URL as URL writes it (lower-case host, no default port), without a trailing slash. */
+function baseUrlOf(s: string): string {
+  const url = new URL(s);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 interface Variable<S extends v.GenericSchema<string, unknown>> {
   schema: S;
   default: string;
@@ -42,8 +58,18 @@ export const CONFIG_VARIABLES = {
   DATA_DIR: variable({ schema: text, default: './data', description: 'Folder of the API key file (hashes only). No uploaded file is ever written anywhere.' }),
   ADMIN_TOKEN: variable({ schema: text, default: '', description: 'Enables `/admin` and `/admin/api` (key issuing) for callers presenting this token; unset, they answer 404.' }),
   REDIS_URL: variable({ schema: text, default: '', description: 'Shares quotas and API keys between replicas through Redis. Not supported yet: setting it stops start-up.' }),
+  PUBLIC_BASE_URL: variable({
+    schema: v.pipe(text, v.check((s) => s === '' || isBaseUrl(s), 'an http or https URL with no query or fragment, such as https://tools.example.com'), v.transform((s) => (s ? baseUrlOf(s) : s))),
+    default: '',
+    description: 'The address clients reach the service at (for example `https://tools.example.com`), written into `/llms.txt`. Unset, it is taken from each request: its `Host`, and with `TRUST_PROXY` on, `X-Forwarded-Host` and `X-Forwarded-Proto` (http or https only).',
+  }),
   ALLOWED_HOSTS: variable({ schema: list, default: '', shownDefault: 'loopback names when bound to loopback, else any', description: 'Comma list of accepted `Host` headers (DNS-rebinding protection).' }),
-  ALLOWED_ORIGINS: variable({ schema: list, default: '', shownDefault: 'any', description: 'Comma list of accepted `Origin` headers for browser callers.' }),
+  ALLOWED_ORIGINS: variable({
+    schema: list,
+    default: '',
+    shownDefault: "the service's own when bound to loopback, else any",
+    description: 'Comma list of accepted `Origin` headers for browser callers; a request without `Origin` (any client that is not a browser) is never refused for it.',
+  }),
   MAX_FILE_PARTS: variable({ schema: int(1, 1000), default: '20', description: 'File parts accepted in one multipart request.' }),
   SHUTDOWN_TIMEOUT_S: variable({ schema: num(0, 3600), default: '30', description: 'On SIGTERM, how long runs in flight may take to finish before the process exits.' }),
   // Node's own defaults let a slow client hold a socket for minutes: its timeouts are only checked every 30 s.
