@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConnection } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { clientOf } from '../../tools/core/client-address.ts';
 import { parseConfig } from '../../tools/core/config.ts';
 import { ToolError } from '../../tools/core/errors.ts';
@@ -29,6 +30,16 @@ test('client: every spelling of one address is one client; ports go; IPv6 counts
   assert.equal(clientOf('fe80::1%eth0'), 'fe80:0:0:0::/64');
   assert.equal(clientOf('Unknown'), 'unknown', 'a text that is no address is still one client');
   assert.equal(clientOf('x'.repeat(500)).length, 100);
+  // The shortcut for plain dotted addresses and the cache give what ipaddr.js gives.
+  for (let i = 0; i < 500; i++) {
+    const octets = Array.from({ length: 4 }, (_, j) => (i * 97 + j * 61) % 256);
+    const plain = octets.join('.');
+    assert.equal(clientOf(plain), ipaddr.IPv4.parse(plain).toString());
+    const mapped = `::ffff:${plain}`;
+    assert.equal(clientOf(mapped), clientOf(mapped), 'a second look (cached) is the same');
+    assert.equal(clientOf(mapped), plain);
+  }
+  assert.equal(clientOf('010.0.0.1'), '010.0.0.1', 'leading zeros are no dotted address (octal to some readers): a text of its own');
 });
 
 /** A run over JSON with extra headers, its status, RateLimit-Remaining and body. */
