@@ -35,7 +35,7 @@ for (const lang of LANGS) {
     const options = listTools().reduce((n, tool) => n + budgetedOptions(tool).length, 0);
     const allowance = listTools().length * LIST_BUDGET.perTool + options * LIST_BUDGET.perOption;
     const perTool = mcpToolList(lang).tools.map((x) => `${x.name} ${Buffer.byteLength(JSON.stringify(x))}`).join(', ');
-    assert.ok(body.length <= allowance, `tools/list takes ${body.length} bytes in ${lang}, over the ${allowance} its ${listTools().length} tools and ${options} options may take (${LIST_BUDGET.perTool} a tool + ${LIST_BUDGET.perOption} an option): shorten summaries and option lines (README, "Adding a tool"). Per tool: ${perTool}`);
+    assert.ok(body.length <= allowance, `tools/list takes ${body.length} bytes in ${lang}, over the ${allowance} its ${listTools().length} tools and ${options} options may take (${LIST_BUDGET.perTool} a tool + ${LIST_BUDGET.perOption} an option): shorten summaries and option lines (README, "How to add a tool"). Per tool: ${perTool}`);
     assert.ok(body.length <= LIST_BUDGET.bytes, `${body.length} bytes`);
   });
 }
