@@ -9,6 +9,8 @@ import { apiKeyFrom, rateHeaders } from '../tools/core/wire.ts';
 import { isBodyParserError } from '../tools/core/wire.ts';
 import { bodyWillEnd, discardRest } from '../tools/core/http-body.ts';
 import { ToolError } from '../tools/core/errors.ts';
+import { batchRefusal } from './batch-limits.ts';
+import { selectionFromQuery } from './selection.ts';
 import { buildMcpServer, type OnRate } from './server.ts';
 
 function rpcError(res: Response, status: number, code: number, message: string) {
@@ -58,11 +60,13 @@ export function createMcpRouter(kernel: Kernel): express.Router {
   };
   router.post('/', admit, express.json({ limit: bodyLimit }), async (req: Request, res: Response) => {
     const caller = { ip: req.ip ?? req.socket.remoteAddress ?? '', apiKey: apiKeyFrom(req.headers), lang: resolveLang(req.query.lang) };
+    const refusal = batchRefusal(req.body, caller.lang);
+    if (refusal) return rpcError(res, 400, -32600, refusal);
     const { body, raw } = takeCallArguments(req.body);
     const onRate: OnRate = (rate, retryAfter) => {
       if (!res.headersSent) for (const [k, v] of Object.entries(rateHeaders(rate, retryAfter))) res.setHeader(k, v);
     };
-    const server = buildMcpServer(kernel, caller, onRate, (id) => raw.get(id));
+    const server = buildMcpServer(kernel, caller, onRate, (id) => raw.get(id), selectionFromQuery(req.query, caller.lang));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
