@@ -9,9 +9,11 @@ import { apiKeyFrom, rateHeaders } from '../tools/core/wire.ts';
 import { isBodyParserError } from '../tools/core/wire.ts';
 import { bodyWillEnd, discardRest } from '../tools/core/http-body.ts';
 import { asToolError, ERROR_STATUS, ToolError } from '../tools/core/errors.ts';
-import { refusal, type Caller } from '../tools/core/invoke.ts';
+import { refusal } from '../tools/core/invoke.ts';
 import { errorBody, type ErrorBody } from '../tools/core/wire.ts';
 import { requestLang } from '../tools/core/http-answer.ts';
+import { batchRefusal } from './batch-limits.ts';
+import { selectionFromQuery } from './selection.ts';
 import { buildMcpServer, type OnRate } from './server.ts';
 
 function rpcError(res: Response, status: number, code: number, message: string, data?: ErrorBody) {
@@ -57,7 +59,7 @@ const SMALL_MESSAGE_BYTES = 64 * 1024;
 export function createMcpRouter(kernel: Kernel): express.Router {
   const router = express.Router();
   const bodyLimit = bodyLimitBytes(kernel.config);
-  const callerOf = (req: Request): Caller => ({ ip: req.ip ?? req.socket.remoteAddress ?? '', apiKey: apiKeyFrom(req.headers), lang: resolveLang(req.query.lang) });
+  const callerOf = (req: Request) => ({ ip: req.ip ?? req.socket.remoteAddress ?? '', apiKey: apiKeyFrom(req.headers), lang: resolveLang(req.query.lang) });
   // Bodies in flight share the kernel's budget with REST runs; past it the message is not read (tools/call
   // under a full slot pool is answered `busy` by invoke, as a tool error, once the body is read). A caller
   // past its quota has a large body refused before it is read: only a tools/call needs one, and it would be
@@ -81,11 +83,13 @@ export function createMcpRouter(kernel: Kernel): express.Router {
   };
   router.post('/', admit, express.json({ limit: bodyLimit }), async (req: Request, res: Response) => {
     const caller = callerOf(req);
+    const tooMuch = batchRefusal(req.body, caller.lang);
+    if (tooMuch) return rpcError(res, 400, -32600, tooMuch);
     const { body, raw } = takeCallArguments(req.body);
     const onRate: OnRate = (rate, retryAfter) => {
       if (!res.headersSent) for (const [k, v] of Object.entries(rateHeaders(rate, retryAfter))) res.setHeader(k, v);
     };
-    const server = buildMcpServer(kernel, caller, onRate, (id) => raw.get(id));
+    const server = buildMcpServer(kernel, caller, onRate, (id) => raw.get(id), selectionFromQuery(req.query, caller.lang));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -1,5 +1,7 @@
-// The README's generated tables: tools, configuration and error codes, all derived from the code.
-import { t } from '../locales/index.ts';
+// The README's generated tables: tools, configuration, error codes and the size of MCP tools/list, all
+// derived from the code.
+import { LANGS, t } from '../locales/index.ts';
+import { budgetedOptions, LIST_BUDGET, listBytes } from '../mcp/tool-list.ts';
 import { CONFIG_VARIABLES } from '../tools/core/config.ts';
 import { ERROR_STATUS } from '../tools/core/errors.ts';
 import { listTools } from '../tools/core/registry.ts';
@@ -29,7 +31,21 @@ export function errorsTable(): string {
   return ['| error | status | message (en; placeholders filled per call) |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
-export const SECTIONS = { tools: toolsTable, config: configTable, errors: errorsTable } as const;
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** Bytes of tools/list per language against the allowance of the listed tools and the 35-tool budget. */
+export function mcpSizeTable(): string {
+  const tools = listTools();
+  const options = tools.reduce((sum, tool) => sum + budgetedOptions(tool).length, 0);
+  const allowance = tools.length * LIST_BUDGET.perTool + options * LIST_BUDGET.perOption;
+  const rows = LANGS.map((lang) => {
+    const bytes = listBytes(lang);
+    return `| \`${lang}\` | ${tools.length} | ${options} | ${n(bytes)} | ${n(Math.round(bytes / tools.length))} | ${n(allowance)} | ${n(LIST_BUDGET.bytes)} |`;
+  });
+  return ['| language | tools | options | bytes of tools/list | per tool | allowance of these tools | budget for all 35 |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+export const SECTIONS = { tools: toolsTable, config: configTable, errors: errorsTable, 'mcp-size': mcpSizeTable } as const;
 
 /** README text with every generated section replaced between its markers. */
 export function renderReadme(readme: string): string {

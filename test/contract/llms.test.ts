@@ -45,6 +45,7 @@ for (const lang of LANGS) {
   test(`[${lang}] how to call: MCP URL, REST examples in JSON and multipart, download`, () => {
     const text = texts[lang];
     assert.ok(text.includes(`${srv.url}/mcp`), 'MCP URL with the base');
+    assert.ok(text.includes(`${srv.url}/mcp?toolsets=merge-split`) && text.includes(`${srv.url}/mcp?tools=excel-to-csv,csv-to-excel`), 'how to choose tools');
     assert.match(text, /Streamable HTTP/);
     assert.match(text, /contentBase64/);
     assert.match(text, /curl .*-H 'Content-Type: application\/json'/);

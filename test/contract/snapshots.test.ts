@@ -4,6 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { openApiDocument } from '../../bridge/openapi.ts';
+import { LANGS } from '../../locales/index.ts';
+import { mcpToolList } from '../../mcp/tool-list.ts';
 import { parseConfig } from '../../tools/core/config.ts';
 import { listTools } from '../../tools/core/registry.ts';
 import { jsonSchemaOf } from '../../tools/core/schema.ts';
@@ -31,3 +33,9 @@ for (const tool of listTools()) {
 test('snapshot: openapi.json (en, default config)', () => {
   matchesSnapshot('openapi.json', openApiDocument(parseConfig({ MAX_JOBS: '2' }), 'en'));
 });
+
+for (const lang of LANGS) {
+  test(`snapshot: MCP tools/list (${lang}), the view every agent pays for on every turn`, () => {
+    matchesSnapshot(`mcp/tools-list.${lang}.json`, mcpToolList(lang));
+  });
+}
