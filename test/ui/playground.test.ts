@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startServer } from '../helpers/http.ts';
 import { readXlsx } from '../helpers/read-xlsx.ts';
-import { assertAccessible, openBrowser, type Browser } from './browser.ts';
+import { assertAccessible, isExpectedRefusal, openBrowser, type Browser } from './browser.ts';
 
 const TIMEOUT = { timeout: 240_000 };
 
@@ -176,6 +176,34 @@ test('playground: switching to English changes the page and the catalogue, and i
     assert.ok(overflow <= 0, `no sideways scrolling on a phone (${overflow} px too wide)`);
     await browser.shot(page, 'playground-phone');
     noProblems(browser);
+  } finally {
+    await browser.close();
+    await srv.close();
+  }
+});
+
+test('playground: a result too large to show is refused with its reason, and offered as a direct download', TIMEOUT, async () => {
+  const srv = await startServer({ MAX_INLINE_RESULT_MB: '0.001' });
+  const browser = await openBrowser();
+  try {
+    const page = await browser.page('playground');
+    await page.goto(`${srv.url}/#excel-to-json`);
+    await page.locator('#tool-title').filter({ hasText: 'Excel a JSON' }).waitFor();
+    const rows = Array.from({ length: 200 }, (_, i) => `${i},cliente número ${i}`).join('\n');
+    await page.setInputFiles('#file-input', { name: 'grande.csv', mimeType: 'text/csv', buffer: Buffer.from(`n,cliente\n${rows}\n`) });
+    await page.click('#run');
+    const offer = page.locator('#refusal button');
+    await offer.waitFor();
+    assert.match(await page.locator('#refusal').innerText(), /result_too_large/);
+    const file = await download(page, () => offer.click());
+    assert.equal(file.name, 'grande.json');
+    const json = JSON.parse(file.bytes.toString('utf8')) as Array<{ n: number; cliente: string }>;
+    assert.equal(json.length, 200);
+    assert.deepEqual(json[199], { n: 199, cliente: 'cliente número 199' });
+    await page.locator('#status').filter({ hasText: 'Hecho' }).waitFor();
+    assert.match(await page.locator('#messages li.info').first().innerText(), /grande/, 'the download\'s messages (X-Tool-Messages) are shown');
+    // The one console error allowed is the browser's own report of the refused answer (413).
+    assert.deepEqual(browser.problems.filter((p) => !isExpectedRefusal(p, 413, '/api/v1/tools/excel-to-json/run')), []);
   } finally {
     await browser.close();
     await srv.close();

@@ -5,7 +5,7 @@
 import { byId, copyText, h } from './dom.js';
 import { buildOptions, changedOptions, markField } from './form.js';
 import { initialLang, lang, setLang, t, wireLangButtons } from './i18n.js';
-import { clearResult, saveBlob, showRefusal, showResult, sizeText } from './results.js';
+import { clearResult, saveBlob, showDownloaded, showRefusal, showResult, sizeText } from './results.js';
 import { runTool } from './run.js';
 import { curlCommand, mcpArguments } from './snippets.js';
 
@@ -246,7 +246,8 @@ async function run(download = false) {
     });
     showQuota(answer.rate);
     if (answer.blob && answer.status === 200) {
-      saveBlob(answer.blob, answer.fileName ?? 'result');
+      saveBlob(answer.blob, answer.fileName ?? `${t('names.zip')}.zip`);
+      showDownloaded(answer.messages);
       status.textContent = t('web.done', { count: 1 });
     } else if (answer.body && answer.body.ok) {
       showResult(answer.body);

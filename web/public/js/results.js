@@ -53,6 +53,13 @@ function showMessages(messages) {
   byId('messages-box').hidden = messages.length === 0;
 }
 
+/** A downloaded result: only its messages are shown (the file went to the browser's downloads). @param {Message[]} messages */
+export function showDownloaded(messages) {
+  clearResult();
+  byId('result').hidden = messages.length === 0;
+  showMessages(messages);
+}
+
 /**
  * @param {RunResponse} r
  */

@@ -10,7 +10,7 @@
  * @typedef {{ ok: true, tool: string, files: ResultFile[], preview: Preview | null, textPreview: string | null, messages: Message[] }} RunResponse
  * @typedef {{ ok: false, error: string, message: string, option: string | null }} ErrorBody
  * @typedef {{ limit: number, remaining: number, reset: number }} Rate
- * @typedef {{ status: number, body: RunResponse | ErrorBody | null, rate: Rate | null, blob: Blob | null, fileName: string | null }} RunAnswer
+ * @typedef {{ status: number, body: RunResponse | ErrorBody | null, rate: Rate | null, blob: Blob | null, fileName: string | null, messages: Message[] }} RunAnswer
  */
 
 /**
@@ -33,9 +33,17 @@ export function runTool(toolId, form, o) {
     xhr.onabort = () => reject(new DOMException('cancelled', 'AbortError'));
     xhr.onload = async () => {
       const blob = /** @type {Blob} */ (xhr.response);
-      const json = (xhr.getResponseHeader('Content-Type') ?? '').startsWith('application/json');
-      const body = json ? await blob.text().then((s) => JSON.parse(s)).catch(() => null) : null;
-      resolve({ status: xhr.status, body, rate: rateOf(xhr), blob: json ? null : blob, fileName: json ? null : fileNameOf(xhr.getResponseHeader('Content-Disposition')) });
+      // A download's answer is the file itself (a JSON result too); anything else is a RunResponse or an Error body.
+      const file = o.download === true && xhr.status === 200;
+      const body = file ? null : await blob.text().then((s) => JSON.parse(s)).catch(() => null);
+      resolve({
+        status: xhr.status,
+        body,
+        rate: rateOf(xhr),
+        blob: file ? blob : null,
+        fileName: file ? fileNameOf(xhr.getResponseHeader('Content-Disposition')) : null,
+        messages: file ? messagesOf(xhr.getResponseHeader('X-Tool-Messages')) : [],
+      });
     };
     o.signal.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);
@@ -61,4 +69,14 @@ function fileNameOf(cd) {
     }
   }
   return /filename="([^"]*)"/i.exec(cd)?.[1] ?? null;
+}
+
+/** The messages a download carries in its X-Tool-Messages header (JSON), or none. @param {string | null} header */
+function messagesOf(header) {
+  try {
+    const list = header ? JSON.parse(header) : [];
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
 }
