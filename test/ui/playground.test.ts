@@ -209,3 +209,51 @@ test('playground: a result too large to show is refused with its reason, and off
     await srv.close();
   }
 });
+
+/** Presses Tab until the focused element matches `selector` (at most `max` presses); fails if it never does. */
+async function tabTo(page: Page, selector: string, max = 40): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) return;
+  }
+  assert.fail(`Tab never reached ${selector}`);
+}
+
+test('playground: usable with the keyboard alone, from the search box to the downloaded result', TIMEOUT, async () => {
+  const srv = await startServer();
+  const browser = await openBrowser();
+  try {
+    const page = await browser.page('playground');
+    await page.goto(`${srv.url}/`);
+    await page.locator('#tool-list a').first().waitFor();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate('document.activeElement.className'), 'skip', 'the first stop skips to the tool');
+    await tabTo(page, '#search');
+    await page.keyboard.type('json a excel');
+    await page.waitForFunction(`document.querySelectorAll('#tool-list a').length === 1`);
+    await tabTo(page, 'a[data-tool="json-to-excel"]');
+    await page.keyboard.press('Enter');
+    await page.locator('#tool-title').filter({ hasText: 'JSON a Excel' }).waitFor();
+    assert.equal(await page.evaluate('document.activeElement.id'), 'tool', 'choosing a tool moves the focus to it');
+
+    await tabTo(page, '#file-input');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+    await chooser.setFiles({ name: 'clientes.json', mimeType: 'application/json', buffer: Buffer.from('[{"nombre":"Ana","alta":"2024-01-02"}]') });
+    await page.locator('#chosen .file-name').filter({ hasText: 'clientes.json' }).waitFor();
+    await tabTo(page, '#opt-json-to-excel-format');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.inputValue('#opt-json-to-excel-format'), 'csv');
+    await tabTo(page, '#run');
+    await page.keyboard.press('Enter');
+    await page.locator('#downloads a').waitFor();
+    assert.equal(await page.evaluate('document.activeElement.id'), 'result-heading', 'the focus goes to the result');
+    await tabTo(page, '#downloads a');
+    const file = await download(page, () => page.keyboard.press('Enter'));
+    assert.equal(file.name, 'clientes.csv');
+    assert.match(file.bytes.toString('utf8'), /nombre,alta\r\nAna,2024-01-02/);
+    noProblems(browser);
+  } finally {
+    await browser.close();
+    await srv.close();
+  }
+});
