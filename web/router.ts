@@ -13,7 +13,7 @@ export const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data: blob:",
+  "img-src 'self'",
   "connect-src 'self'",
   "form-action 'none'",
   "frame-ancestors 'none'",
