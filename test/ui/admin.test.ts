@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startServer } from '../helpers/http.ts';
-import { assertAccessible, isExpectedRefusal, openBrowser } from './browser.ts';
+import { assertAccessible, isExpectedRefusal, openBrowser, screenshotDir } from './browser.ts';
 
 const TOKEN = 'admin-token-for-the-browser-test-0123456789';
 
@@ -101,6 +101,7 @@ test('admin and playground: sign in, create a key, use it, see its use rise, edi
 
     await runOnce(play);
     assert.match(await play.locator('#refusal').innerText(), /invalid_api_key/);
+    assert.equal(await play.locator('#quota').isVisible(), false, 'the quota of the revoked key is no longer shown');
     await browser.shot(play, 'playground-refused-key');
 
     await admin.click('#sign-out');
@@ -118,6 +119,7 @@ test('admin and playground: sign in, create a key, use it, see its use rise, edi
     // The one console error allowed is the browser's own report of the refused run (401).
     const unexpected = browser.problems.filter((p) => !(p.page === 'playground' && isExpectedRefusal(p, 401, '/api/v1/tools/split-rows/run')));
     assert.deepEqual(unexpected, []);
+    t.diagnostic(`screenshots in ${screenshotDir()}`);
   } finally {
     await browser.close();
     await srv.close();

@@ -2,7 +2,7 @@
 // change an option, run, read the preview and the messages, download the results (each file and the ZIP)
 // and re-read them with independent readers (exceljs; Python's zipfile for the ZIP), switch the language.
 // No console error on the page, nothing serious for axe-core, a screenshot of each state.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startServer } from '../helpers/http.ts';
 import { readXlsx } from '../helpers/read-xlsx.ts';
-import { assertAccessible, isExpectedRefusal, openBrowser, type Browser } from './browser.ts';
+import { assertAccessible, isExpectedRefusal, openBrowser, screenshotDir, type Browser } from './browser.ts';
 
 const TIMEOUT = { timeout: 240_000 };
 
@@ -37,6 +37,11 @@ const listed = (page: Page) => page.locator('#tool-list a').evaluateAll((as) => 
 function noProblems(browser: Browser) {
   assert.deepEqual(browser.problems, [], 'no console errors or warnings, no page errors');
 }
+
+after(() => {
+  // Where this run's screenshots are (kept as artifacts, outside the repository).
+  console.log(`screenshots in ${screenshotDir()}`);
+});
 
 test('playground: csv-to-excel found by search, a dropped file, an option changed, preview, warning, download re-read', TIMEOUT, async (t) => {
   const srv = await startServer();

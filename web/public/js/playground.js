@@ -202,10 +202,9 @@ function formData() {
   return form;
 }
 
-/** @param {import('./run.js').Rate | null} rate */
+/** The quota left after a run; an answer without it (a refused key) clears the last one, which no longer holds. @param {import('./run.js').Rate | null} rate */
 function showQuota(rate) {
-  if (!rate) return;
-  byId('quota').textContent = t('web.quota', { remaining: rate.remaining, limit: rate.limit, minutes: Math.max(1, Math.ceil(rate.reset / 60)) });
+  byId('quota').textContent = rate ? t('web.quota', { remaining: rate.remaining, limit: rate.limit, minutes: Math.max(1, Math.ceil(rate.reset / 60)) }) : '';
 }
 
 /** @param {boolean} download */
