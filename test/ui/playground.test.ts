@@ -52,9 +52,13 @@ test('playground: csv-to-excel found by search, a dropped file, an option change
     await page.locator('#tool-list a').first().waitFor();
     assert.equal(await page.locator('html').getAttribute('lang'), 'es', 'a Spanish browser gets the Spanish page');
 
+    const catalogue = (await (await fetch(`${srv.url}/api/v1/tools`)).json()) as Array<{ description: string }>;
+    assert.equal(await page.locator('#overview-list .card').count(), catalogue.length, 'the landing shows every tool');
+    assert.ok((await page.locator('#overview-list').innerText()).includes(catalogue[0].description), 'with its description');
     await page.fill('#search', 'csv a excel');
     await page.waitForFunction(`document.querySelectorAll('#tool-list a').length === 1`);
     assert.deepEqual(await listed(page), ['csv-to-excel']);
+    assert.equal(await page.locator('#overview-list .card').count(), 1, 'the search filters the landing too');
     await page.click('a[data-tool="csv-to-excel"]');
     await page.locator('#tool-title').filter({ hasText: 'CSV a Excel' }).waitFor();
 

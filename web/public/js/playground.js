@@ -47,9 +47,15 @@ async function loadCatalogue() {
   catalogue = await res.json();
 }
 
-function renderList() {
+/** The tools the search box lets through: by id, title, description or format, ignoring case and accents. */
+function matching() {
   const query = fold(/** @type {HTMLInputElement} */ (byId('search')).value.trim());
-  const matches = catalogue.filter((e) => !query || fold(`${e.id} ${e.title} ${e.description} ${e.input.formats.join(' ')}`).includes(query));
+  return catalogue.filter((e) => !query || fold(`${e.id} ${e.title} ${e.description} ${e.input.formats.join(' ')}`).includes(query));
+}
+
+function renderList() {
+  const matches = matching();
+  if (!tool) renderOverview();
   /** @type {Map<string, Entry[]>} */
   const groups = new Map();
   for (const e of matches) groups.set(e.category.label, [...(groups.get(e.category.label) ?? []), e]);
@@ -76,6 +82,29 @@ function renderList() {
   byId('search-status').textContent = matches.length ? '' : t('web.no-match', { query: /** @type {HTMLInputElement} */ (byId('search')).value });
 }
 
+/** With no tool chosen: every tool by category, with its description and formats. */
+function renderOverview() {
+  /** @type {Map<string, Entry[]>} */
+  const groups = new Map();
+  for (const e of matching()) groups.set(e.category.label, [...(groups.get(e.category.label) ?? []), e]);
+  byId('overview-list').replaceChildren(
+    ...[...groups].map(([label, entries]) =>
+      h(
+        'section',
+        { class: 'overview' },
+        h('h2', { text: label }),
+        h(
+          'ul',
+          { class: 'cards' },
+          ...entries.map((e) =>
+            h('li', { class: 'card' }, h('h3', {}, h('a', { href: `#${e.id}`, text: e.title })), h('p', { text: e.description }), h('p', { class: 'help', text: t('web.formats', { formats: e.input.formats.join(' ') }) })),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
 /**
  * Shows the tool named in the URL's fragment, or the invitation to choose one.
  * @param {boolean} [moveFocus] the person chose it: focus (and, on a phone, scroll) moves to the tool
@@ -93,7 +122,7 @@ function selectFromHash(moveFocus = false) {
 
 /** @param {boolean} fresh the tool changed: its form and result start anew */
 function renderTool(fresh) {
-  byId('choose').hidden = tool !== null;
+  byId('overview').hidden = tool !== null;
   byId('choose').textContent = t('web.choose-tool');
   byId('tool-view').hidden = tool === null;
   if (!tool) return;
