@@ -1,7 +1,7 @@
 // `spreadsheet-tools <tool> <files…>`: one run through the kernel on this machine, its results written to
 // disk (or standard output), its messages on standard error. Exit codes tell the caller's mistakes from the
 // data's and from failures (see exitCodeOf).
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { catalogueEntry } from '../bridge/catalogue.ts';
 import { coerceFields } from '../bridge/multipart.ts';
@@ -79,15 +79,26 @@ class WriteError extends Error {
   }
 }
 
+/**
+ * Creates `dir` and its missing parents one by one. Node's own recursive mkdir never returns under /proc
+ * (it retries the ENOENT it gets there without end); one level at a time fails at once instead.
+ */
+function makeFolders(dir: string): void {
+  if (existsSync(dir)) return;
+  makeFolders(dirname(dir));
+  mkdirSync(dir);
+}
+
 /** Writes each file whole or not at all (a temporary name, then a rename). */
 function writeAll(writes: Write[]): void {
   for (const w of writes) {
+    const tmp = `${w.path}.${process.pid}.partial`;
     try {
-      mkdirSync(dirname(w.path) || '.', { recursive: true });
-      const tmp = `${w.path}.${process.pid}.partial`;
+      makeFolders(dirname(w.path));
       writeFileSync(tmp, w.bytes);
       renameSync(tmp, w.path);
     } catch (err) {
+      rmSync(tmp, { force: true });
       throw new WriteError(w.path, err);
     }
   }
@@ -96,7 +107,9 @@ function writeAll(writes: Write[]): void {
 function report(lang: Lang, args: ToolArgs, result: InvokeResult, writes: Write[] | 'stdout'): void {
   if (args.json) {
     const files = result.files.map((f, i) => ({ name: f.name, contentType: f.contentType, size: f.bytes.byteLength, path: writes === 'stdout' ? null : (writes[i] ?? writes[0]).path }));
-    process.stdout.write(`${JSON.stringify({ ok: true, tool: result.tool, files, preview: result.preview, textPreview: result.textPreview, messages: result.messages }, null, 2)}\n`);
+    // With -o - the result itself holds standard output: the summary goes to standard error.
+    const out = writes === 'stdout' ? process.stderr : process.stdout;
+    out.write(`${JSON.stringify({ ok: true, tool: result.tool, files, preview: result.preview, textPreview: result.textPreview, messages: result.messages }, null, 2)}\n`);
     return;
   }
   if (writes !== 'stdout') for (const w of writes) say(t(lang, 'cli.wrote', { path: w.path, size: sizeText(w.bytes.byteLength) }));

@@ -96,6 +96,11 @@ test('cli: results go to the current folder, never over a file without --force; 
     assert.equal(zipped.code, 0, zipped.stderr);
     const names = execFileSync('python3', ['-c', 'import sys,zipfile; z=zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print(" ".join(sorted(z.namelist())))', join(dir, 'all.zip')], { encoding: 'utf8' }).trim();
     assert.equal(names, 'part-001.csv part-002.csv part-003.csv', 'several results in one ZIP, named in the language asked');
+
+    // A result that cannot be written is a failure (1), not the caller's mistake nor the data's.
+    const unwritable = await runCli(['excel-to-json', 'ventas.csv', '-o', '/proc/spreadsheet-tools-test/datos.json'], { cwd: dir });
+    assert.equal(unwritable.code, 1, unwritable.stderr);
+    assert.match(unwritable.stderr, /No se pudo escribir «\/proc\/spreadsheet-tools-test\/datos\.json»/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
