@@ -15,6 +15,8 @@ interface Variable<S extends v.GenericSchema<string, unknown>> {
   default: string;
   /** Shown in the README instead of the raw default when the default depends on the machine. */
   shownDefault?: string;
+  /** A secret: a refused value is never echoed in the start-up error. */
+  secret?: true;
   description: string;
 }
 const variable = <S extends v.GenericSchema<string, unknown>>(x: Variable<S>) => x;
@@ -40,7 +42,12 @@ export const CONFIG_VARIABLES = {
   ANON_RUNS_PER_HOUR: variable({ schema: int(0, 1_000_000_000), default: '30', description: 'Runs per hour per client address without an API key.' }),
   KEY_RUNS_PER_HOUR: variable({ schema: int(0, 1_000_000_000), default: '1000', description: 'Runs per hour for an API key that carries no quota of its own.' }),
   DATA_DIR: variable({ schema: text, default: './data', description: 'Folder of the API key file (hashes only). No uploaded file is ever written anywhere.' }),
-  ADMIN_TOKEN: variable({ schema: text, default: '', description: 'Enables `/admin` and `/admin/api` (key issuing) for callers presenting this token; unset, they answer 404.' }),
+  ADMIN_TOKEN: variable({
+    schema: v.pipe(text, v.check((s) => s === '' || s.length >= 32, 'unset, or at least 32 characters (for example `openssl rand -base64 32`)')),
+    default: '',
+    secret: true,
+    description: 'Enables `/admin` and `/admin/api` (key issuing) for callers presenting this token, which must be at least 32 characters; unset, they answer 404. Wrong tokens are logged (never the token) and limited to 10 per client address every 15 minutes.',
+  }),
   REDIS_URL: variable({ schema: text, default: '', description: 'Shares quotas and API keys between replicas through Redis. Not supported yet: setting it stops start-up.' }),
   ALLOWED_HOSTS: variable({ schema: list, default: '', shownDefault: 'loopback names when bound to loopback, else any', description: 'Comma list of accepted `Host` headers (DNS-rebinding protection).' }),
   ALLOWED_ORIGINS: variable({ schema: list, default: '', shownDefault: 'any', description: 'Comma list of accepted `Origin` headers for browser callers.' }),
@@ -65,7 +72,10 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   for (const [name, decl] of Object.entries(CONFIG_VARIABLES)) {
     const raw = env[name] ?? decl.default;
     const res = v.safeParse(decl.schema as v.GenericSchema<string, unknown>, raw);
-    if (!res.success) throw new Error(`Invalid ${name}=${JSON.stringify(raw)}: expected ${res.issues[0].message}`);
+    if (!res.success) {
+      const shown = 'secret' in decl ? ` (${raw.length} characters, not shown)` : `=${JSON.stringify(raw)}`;
+      throw new Error(`Invalid ${name}${shown}: expected ${res.issues[0].message}`);
+    }
     out[name] = res.output;
   }
   if ((out.REQUEST_TIMEOUT_S as number) < (out.HEADERS_TIMEOUT_S as number)) {
