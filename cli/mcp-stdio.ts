@@ -7,7 +7,8 @@ import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { t, type Lang } from '../locales/index.ts';
-import { buildMcpServer, mcpToolList } from '../mcp/server.ts';
+import { buildMcpServer } from '../mcp/server.ts';
+import { mcpToolList } from '../mcp/tool-list.ts';
 import { toCallResult, toErrorResult } from '../mcp/to-call-result.ts';
 import { MB } from '../tools/core/config.ts';
 import { asToolError, ToolError } from '../tools/core/errors.ts';
@@ -21,7 +22,7 @@ type Schema = Record<string, unknown>;
 /** The tool list, each file property also admitting a path in the working folder. */
 export function stdioToolList(lang: Lang, root: string) {
   const path: Schema = { type: 'string', minLength: 1, description: t(lang, 'cli.mcp.path', { root }) };
-  return mcpToolList(lang).map((tool) => {
+  return mcpToolList(lang).tools.map((tool) => {
     const props = { ...(tool.inputSchema.properties as Record<string, Schema>) };
     if (props.file) props.file = { description: props.file.description, anyOf: [path, withoutDescription(props.file)] };
     if (props.files) {
