@@ -23,13 +23,12 @@ const scratch = new Uint8Array(SCRATCH_BYTES);
 let queue: Promise<void> = Promise.resolve();
 const reader = new FrameReader((head, files) => (queue = queue.then(() => handle(head, files))), { maxHeadBytes: MAX_JOB_HEAD_BYTES, maxFileBytes: Number.MAX_SAFE_INTEGER });
 
-// `onread` (in the constructor's options since Node 12, though @types/node 20 lists it for connect only) has
-// the socket read into the buffer given, so a file's bytes go straight into the file's own buffer.
+// `onread` has the socket read into the buffer given, so a file's bytes go straight into the file's own buffer.
 const channel = new Socket({
   fd: 3,
   readable: true,
   writable: true,
-  ...{ onread: {
+  onread: {
     buffer: () => reader.target() ?? scratch,
     callback: (n: number, buf: Uint8Array) => {
       try {
@@ -41,7 +40,7 @@ const channel = new Socket({
       }
       return true;
     },
-  } },
+  },
 });
 // No server at the other end any more: nothing left to do.
 channel.on('end', () => process.exit(0));
