@@ -101,7 +101,11 @@ async function inFlight(way: Way, input: Uint8Array, n: number, name: string): P
 async function compare(ways: Way[], input: Uint8Array, name: string, runs: number, block: number, check: (out: Uint8Array) => void): Promise<Map<string, Figures>> {
   const times = new Map<string, number[]>(ways.map((w) => [w.name, []]));
   const busy = new Map<string, number>(ways.map((w) => [w.name, 0]));
-  for (const w of ways) await alone(w, input, 3, name, check); // warm: code compiled, processes started
+  // Warm: code compiled on both sides, and every worker or process started and used.
+  for (const w of ways) {
+    await alone(w, input, Math.min(block, 3 * JOBS), name, check);
+    await inFlight(w, input, Math.min(block, 3 * JOBS), name);
+  }
   for (let done = 0; done < runs; done += block) {
     for (const w of ways) {
       const r = await alone(w, input, Math.min(block, runs - done), name, check);

@@ -77,7 +77,8 @@ async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
   }
   if (!reply.ok) return send({ t: 'reply', ...reply });
   const { files: out, ...rest } = reply.result;
-  send({ t: 'reply', ok: true, result: { ...rest, files: out.map((f) => ({ name: f.name, contentType: f.contentType })) }, rss: process.memoryUsage.rss() }, out.map((f) => f.bytes));
+  // No memory figure here: reading it costs a small run more than its hand-off (the server watches it instead).
+  send({ t: 'reply', ok: true, result: { ...rest, files: out.map((f) => ({ name: f.name, contentType: f.contentType })) } }, out.map((f) => f.bytes));
 }
 
 send({ t: 'ready', rss: process.memoryUsage.rss() });

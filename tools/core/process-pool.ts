@@ -11,7 +11,7 @@
 // as its fd 3.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,7 +50,7 @@ export interface PoolReply {
   files: Uint8Array[];
 }
 
-/** How often the resident memory of busy processes is read (/proc, a few microseconds each). */
+/** How often the resident memory of busy processes is read (/proc/<pid>/statm, a few microseconds each). */
 export const MEMORY_CHECK_MS = 20;
 /** Memory a process may keep after a job before it collects (at least this, or an eighth of its bound). */
 const COLLECT_OVER_MB = 64;
@@ -65,14 +65,45 @@ const ENTRY = fileURLToPath(new URL('./job-process.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 const MB = 1024 * 1024;
 
-/** Resident memory of a process in bytes, or null where /proc cannot tell (not Linux, or gone). */
-export function residentBytes(pid: number): number | null {
+/**
+ * Bytes per page of /proc/<pid>/statm, found once by reading this process's resident pages next to its
+ * resident bytes; null where there is no /proc (not Linux), and then no process is watched.
+ */
+const PAGE_BYTES: number | null = (() => {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'));
-    return m ? Number(m[1]) * 1024 : null;
+    const pages = Number(readFileSync('/proc/self/statm', 'latin1').split(' ')[1]);
+    const ratio = process.memoryUsage.rss() / pages;
+    return 2 ** Math.round(Math.log2(ratio));
   } catch {
     return null;
   }
+})();
+
+/**
+ * Reads a process's resident memory from /proc/<pid>/statm: opened once, read again from its start each
+ * time (a few microseconds, where /proc/<pid>/status costs a hundred and more on a busy machine).
+ */
+export function residentReader(pid: number): { bytes(): number | null; close(): void } | null {
+  if (PAGE_BYTES === null) return null;
+  let fd: number;
+  try {
+    fd = openSync(`/proc/${pid}/statm`, 'r');
+  } catch {
+    return null;
+  }
+  const buf = Buffer.alloc(128);
+  return {
+    bytes() {
+      try {
+        const n = readSync(fd, buf, 0, buf.length, 0);
+        const pages = Number(buf.toString('latin1', 0, n).split(' ')[1]);
+        return Number.isFinite(pages) ? pages * PAGE_BYTES! : null;
+      } catch {
+        return null;
+      }
+    },
+    close: () => closeSync(fd),
+  };
 }
 
 interface Pending {
@@ -89,6 +120,9 @@ interface JobProcess {
   ready: boolean;
   /** Resident bytes once loaded: the base a job's memory is counted from. */
   readyRss: number;
+  /** The most resident bytes seen during the current (or last) job. */
+  peakRss: number;
+  resident: ReturnType<typeof residentReader>;
   runs: number;
   pending: Pending | null;
   idleTimer: NodeJS.Timeout | undefined;
@@ -137,7 +171,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
   function start(): JobProcess {
     let markExited!: () => void;
     const exited = new Promise<void>((resolve) => (markExited = resolve));
-    const p: JobProcess = { state: 'starting', child: null, channel: null, ready: false, readyRss: 0, runs: 0, pending: null, idleTimer: undefined, exited, markExited, reader: null as unknown as FrameReader };
+    const p: JobProcess = { state: 'starting', child: null, channel: null, ready: false, readyRss: 0, peakRss: 0, resident: null, runs: 0, pending: null, idleTimer: undefined, exited, markExited, reader: null as unknown as FrameReader };
     p.reader = new FrameReader((head, files) => onFrame(p, head, files), { maxHeadBytes: MAX_REPLY_HEAD_BYTES, maxFileBytes: 0 });
     procs.add(p);
     connecting = connecting.then(() => launch(p)).catch((err: unknown) => {
@@ -189,6 +223,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     childEnd.destroy();
     p.child = child;
     p.channel = channel;
+    p.resident = child.pid === undefined ? null : residentReader(child.pid);
     child.once('exit', (code, signal) => onExit(p, code, signal));
     child.once('error', (err) => onExit(p, null, null, err));
     if (gone()) {
@@ -222,8 +257,8 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
       p.runs++;
       stopWatchIfIdle();
       pending.resolve({ head, files });
-      // A process that kept much memory collects before it takes the next job.
-      if (rss - p.readyRss > Math.max(COLLECT_OVER_MB * MB, (o.memoryMb * MB) / 8)) send(p, { t: 'reclaim' });
+      // A process seen holding much memory during its job collects before it takes the next one.
+      if (p.peakRss - p.readyRss > Math.max(COLLECT_OVER_MB * MB, (o.memoryMb * MB) / 8)) send(p, { t: 'reclaim' });
       else release(p);
     } else if (head.t === 'collected') {
       // Collected and still large: what it keeps is fragmentation that only a new process gives back.
@@ -288,6 +323,8 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     p.state = 'gone';
     procs.delete(p);
     clearTimeout(p.idleTimer);
+    p.resident?.close();
+    p.resident = null;
   }
 
   /** Ends a process that is not running a job: it exits once its channel closes. */
@@ -346,9 +383,11 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     if (watch) return;
     watch = setInterval(() => {
       for (const p of procs) {
-        if (!p.pending || p.child?.pid === undefined) continue;
-        const rss = residentBytes(p.child.pid);
-        if (rss !== null && rss - p.readyRss > o.memoryMb * MB) kill(p, 'memory', `${Math.round(rss / MB)} MB resident`);
+        if (!p.pending) continue;
+        const rss = p.resident?.bytes() ?? null;
+        if (rss === null) continue;
+        p.peakRss = Math.max(p.peakRss, rss);
+        if (rss - p.readyRss > o.memoryMb * MB) kill(p, 'memory', `${Math.round(rss / MB)} MB resident`);
       }
       stopWatchIfIdle();
     }, MEMORY_CHECK_MS);
@@ -376,6 +415,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
         // to load (after one was killed a moment ago, say) is not the run's.
         const timer = setTimeout(() => kill(p, 'time', `over ${r.timeoutMs} ms`), r.timeoutMs);
         p.pending = { resolve, reject, timer };
+        p.peakRss = 0;
         p.reader.maxFileBytes = r.maxResultBytes;
         idleRefs(p, false);
         watchMemory();
