@@ -1,5 +1,5 @@
 // POST /mcp: Streamable HTTP, stateless. A new Server and transport per request (no session id),
-// JSON responses, the body parsed by our own express.json with our limit (the SDK's is 4 MB).
+// JSON responses, the body read by our own JSON reader with our limit (tools/core/http-body.ts; the SDK's is 4 MB).
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { resolveLang } from '../locales/index.ts';
@@ -7,7 +7,7 @@ import { bodyLimitBytes } from '../tools/core/config.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { apiKeyFrom, rateHeaders } from '../tools/core/wire.ts';
 import { isBodyParserError } from '../tools/core/wire.ts';
-import { bodyWillEnd, discardRest } from '../tools/core/http-body.ts';
+import { bodyWillEnd, contentCoding, discardRest, jsonBody } from '../tools/core/http-body.ts';
 import { ToolError } from '../tools/core/errors.ts';
 import { batchRefusal } from './batch-limits.ts';
 import { selectionFromQuery } from './selection.ts';
@@ -47,18 +47,28 @@ export function createMcpRouter(kernel: Kernel): express.Router {
   // Bodies in flight share the kernel's budget with REST runs; past it the message is not read (tools/call
   // under a full slot pool is answered `busy` by invoke, as a tool error, once the body is read).
   const admit = (req: Request, res: Response, next: NextFunction) => {
+    // A compressed body would be inflated on this thread, for far more than the bytes the budget counts.
+    const coding = contentCoding(req);
+    if (coding !== null) {
+      discardRest(req, bodyLimit, res);
+      return rpcError(res, 415, -32600, `Content-Encoding "${coding.slice(0, 50).replace(/[^\x20-\x7e]/g, '?')}" is not accepted: send the body uncompressed.`);
+    }
     const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    if (declared !== undefined && declared > bodyLimit) {
+      discardRest(req, bodyLimit, res);
+      return rpcError(res, 413, -32600, 'Request body too large');
+    }
     try {
       res.on('close', kernel.admission.body(req.ip ?? req.socket.remoteAddress ?? '', declared));
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      discardRest(req, bodyLimit);
+      discardRest(req, bodyLimit, res);
       res.setHeader('Retry-After', String(err.detail.retryAfter ?? 1));
       return rpcError(res, 503, -32000, 'Server busy: too many requests in progress. Retry after the Retry-After seconds.');
     }
     next();
   };
-  router.post('/', admit, express.json({ limit: bodyLimit }), async (req: Request, res: Response) => {
+  router.post('/', admit, jsonBody(bodyLimit) as unknown as express.RequestHandler, async (req: Request, res: Response) => {
     const caller = { ip: req.ip ?? req.socket.remoteAddress ?? '', apiKey: apiKeyFrom(req.headers), lang: resolveLang(req.query.lang) };
     const refusal = batchRefusal(req.body, caller.lang);
     if (refusal) return rpcError(res, 400, -32600, refusal);

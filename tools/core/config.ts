@@ -34,7 +34,7 @@ export const CONFIG_VARIABLES = {
   MAX_RESULT_MB: variable({ schema: num(0.001, 4096), default: '100', description: 'Largest result returned with `download=true`, in MB.' }),
   MAX_JOBS: variable({ schema: int(1, 1024), default: String(availableParallelism()), shownDefault: 'number of CPU cores', description: 'Runs executed at once; one more gets 503 `busy` with `Retry-After`.' }),
   JOB_TIMEOUT_S: variable({ schema: num(0.001, 3600), default: '60', description: 'Time one run may take, in seconds; past it the run is stopped and answered 413 `too_complex`.' }),
-  JOB_MEMORY_MB: variable({ schema: int(16, 65536), default: '1024', description: 'Heap one run may use, in MB; past it the run is stopped and answered 413 `too_complex`.' }),
+  JOB_MEMORY_MB: variable({ schema: int(16, 65536), default: '1024', description: 'Memory one run may use, in MB: its heap and its buffers alike (the resident memory its job process gains). Past it the run is stopped and answered 413 `too_complex`.' }),
   MAX_CELLS: variable({ schema: int(1, 1_000_000_000), default: '2000000', description: 'Cells one run may read (counted in the cells that exist, never in the range a file claims); past it the run is refused with 413 `too_complex` before the work is done.' }),
   // 50,000 rows of 10 columns take about 2-4 s and 170 MB over the runtime (tools/sheet/pdf lays the table out
   // itself and draws it into pdfmake's pages), well inside the default JOB_TIMEOUT_S and JOB_MEMORY_MB.
