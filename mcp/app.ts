@@ -1,9 +1,10 @@
-// The Express app: /mcp, the REST bridge, /admin, /health and /metrics, on one port.
+// The Express app: /mcp, the REST bridge, /admin, the playground (/), /health and /metrics, on one port.
 // Each adapter parses its own bodies with limits from Config (framework defaults are far below ours).
 import express from 'express';
 import { createAdminRouter } from '../bridge/admin/router.ts';
 import { createBridgeRouter, finalErrorHandler, notFoundHandler } from '../bridge/router.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
+import { createWebRouter } from '../web/router.ts';
 import { hostCheck } from './host-check.ts';
 import { createMcpRouter } from './router.ts';
 
@@ -20,6 +21,7 @@ export function createApp(kernel: Kernel): express.Express {
   });
   app.use('/mcp', createMcpRouter(kernel));
   app.use('/admin', createAdminRouter(kernel));
+  app.use(createWebRouter());
   app.use(createBridgeRouter(kernel));
   app.use(notFoundHandler);
   app.use(finalErrorHandler(kernel.config.MAX_INPUT_MB));

@@ -1,5 +1,5 @@
 // POST /mcp: Streamable HTTP, stateless. A new Server and transport per request (no session id),
-// JSON responses, the body parsed by our own express.json with our limit (the SDK's is 4 MB).
+// JSON responses, the body read by our own JSON reader with our limit (tools/core/http-body.ts; the SDK's is 4 MB).
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { resolveLang } from '../locales/index.ts';
@@ -7,7 +7,7 @@ import { bodyLimitBytes } from '../tools/core/config.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { apiKeyFrom, rateHeaders } from '../tools/core/wire.ts';
 import { isBodyParserError } from '../tools/core/wire.ts';
-import { bodyWillEnd, discardRest } from '../tools/core/http-body.ts';
+import { bodyWillEnd, contentCoding, discardRest, jsonBody } from '../tools/core/http-body.ts';
 import { asToolError, ERROR_STATUS, ToolError } from '../tools/core/errors.ts';
 import { refusal } from '../tools/core/invoke.ts';
 import { errorBody, type ErrorBody } from '../tools/core/wire.ts';
@@ -64,8 +64,21 @@ export function createMcpRouter(kernel: Kernel): express.Router {
   // under a full slot pool is answered `busy` by invoke, as a tool error, once the body is read). A caller
   // past its quota has a large body refused before it is read: only a tools/call needs one, and it would be
   // refused anyway, so a flood of large bodies (malformed ones included) costs nothing once the quota is spent.
+  // A body refused for what it is (compressed, too large) counts a run of its caller, as one that cannot be read.
   const admit = async (req: Request, res: Response, next: NextFunction) => {
+    // A compressed body would be inflated on this thread, for far more than the bytes the budget counts.
+    const coding = contentCoding(req);
+    if (coding !== null) {
+      discardRest(req, bodyLimit, res);
+      await kernel.admission.unreadable(callerOf(req));
+      return rpcRefusal(req, res, 415, -32600, new ToolError('invalid_option', { messageKey: 'rest.errors.content_encoding', params: { received: coding.slice(0, 50) } }));
+    }
     const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    if (declared !== undefined && declared > bodyLimit) {
+      discardRest(req, bodyLimit, res);
+      await kernel.admission.unreadable(callerOf(req));
+      return rpcRefusal(req, res, 413, -32600, new ToolError('input_too_large', { params: { max: kernel.config.MAX_INPUT_MB } }));
+    }
     try {
       if (!(declared !== undefined && declared <= SMALL_MESSAGE_BYTES)) {
         const spent = await kernel.admission.exhausted(callerOf(req));
@@ -74,14 +87,14 @@ export function createMcpRouter(kernel: Kernel): express.Router {
       res.on('close', kernel.admission.body(req.ip ?? req.socket.remoteAddress ?? '', declared));
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      discardRest(req, bodyLimit);
+      discardRest(req, bodyLimit, res);
       if (!bodyWillEnd(req)) res.setHeader('Connection', 'close');
       for (const [k, v] of Object.entries(rateHeaders(err.detail.rate, err.detail.retryAfter ?? 1))) res.setHeader(k, v);
       return rpcRefusal(req, res, ERROR_STATUS[err.code], -32000, err);
     }
     next();
   };
-  router.post('/', admit, express.json({ limit: bodyLimit }), async (req: Request, res: Response) => {
+  router.post('/', admit, jsonBody(bodyLimit) as unknown as express.RequestHandler, async (req: Request, res: Response) => {
     const caller = callerOf(req);
     const tooMuch = batchRefusal(req.body, caller.lang);
     if (tooMuch) return rpcError(res, 400, -32600, tooMuch);

@@ -1,5 +1,5 @@
-// The service's front door alone, for the small-file load (http-load.ts): the real app, kernel and worker pool,
-// whose workers answer each run with the result of the same run made once at start (canned-run.mjs). The
+// The service's front door alone, for the small-file load (http-load.ts): the real app, kernel and job processes,
+// whose job module answers each run with the result of the same run made once at start (canned-run.mjs). The
 // service's rate against this one's tells the cost of the run from the cost of everything around it.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,63 +1,129 @@
-// /admin: a small page and JSON API to issue, list and revoke API keys. Disabled (404) unless
-// ADMIN_TOKEN is set; every API call must present that token as a bearer token (401 otherwise).
+// /admin: the admin page (web/public/admin.html, at /admin and /admin/ alike) and its JSON API to list, issue,
+// edit and revoke API keys. Disabled (404) unless ADMIN_TOKEN is set; every API call must present that token
+// as a bearer token. Wrong tokens are logged (never the token itself) and limited per client address: past
+// the limit the address gets 429 for the rest of the window, whatever token it sends.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import * as v from 'valibot';
-import { resolveLang } from '../../locales/index.ts';
+import { resolveLang, t, type Lang } from '../../locales/index.ts';
 import type { Kernel } from '../../tools/core/kernel.ts';
-import { adminPage } from './page.ts';
+import { sendPage } from '../../web/router.ts';
+
+/** Wrong tokens one client address may send per window before it is refused outright. */
+export const ADMIN_GUESSES = 10;
+export const ADMIN_GUESS_WINDOW_S = 15 * 60;
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-const CreateKey = v.strictObject({
-  label: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
-  quota: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000_000))), null),
-});
+const label = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100));
+const quota = v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000_000)));
+const CreateKey = v.strictObject({ label, quota: v.optional(quota, null) });
+const UpdateKey = v.strictObject({ label: v.optional(label), quota: v.optional(quota) });
+
+/** Why an admin call is refused: its status and the stable code it answers (the message key is `admin.errors.<why>`). */
+const REFUSALS = {
+  disabled: [404, 'not_found'],
+  unauthorized: [401, 'unauthorized'],
+  too_many_attempts: [429, 'too_many_attempts'],
+  not_found: [404, 'not_found'],
+  invalid_option: [400, 'invalid_option'],
+  invalid_body: [400, 'invalid_option'],
+  internal_error: [500, 'internal_error'],
+} as const;
+type AdminError = keyof typeof REFUSALS;
+
+/** An answer in the Error body shape, its message in the language of `?lang=`. */
+function fail(req: Request, res: Response, why: AdminError, option: string | null = null, params: Record<string, string | number> = {}): void {
+  const lang: Lang = resolveLang(req.query.lang);
+  const [status, code] = REFUSALS[why];
+  res.status(status).set('Cache-Control', 'no-store').json({ ok: false, error: code, message: t(lang, `admin.errors.${why}`, params), option });
+}
+
+/** The first issue of a refused body, as `invalid_option` naming the field. */
+function refuse(req: Request, res: Response, issues: v.BaseIssue<unknown>[]): void {
+  const key = issues[0].path?.[0]?.key;
+  if (typeof key === 'string' && (key === 'label' || key === 'quota')) fail(req, res, 'invalid_option', key, { option: key });
+  else fail(req, res, 'invalid_body');
+}
 
 export function createAdminRouter(kernel: Kernel): express.Router {
   const router = express.Router();
   const token = kernel.config.ADMIN_TOKEN;
   if (!token) {
-    router.use((_req, res) => {
-      res.status(404).json({ ok: false, error: 'not_found', message: 'Administration is disabled: set ADMIN_TOKEN to enable it.', option: null });
-    });
+    router.use((req, res) => fail(req, res, 'disabled'));
     return router;
   }
   const expected = digest(token);
+  const guesses = new RateLimiterMemory({ points: ADMIN_GUESSES, duration: ADMIN_GUESS_WINDOW_S });
 
-  function requireToken(req: Request, res: Response, next: NextFunction) {
+  async function requireToken(req: Request, res: Response, next: NextFunction) {
+    const address = req.ip ?? req.socket.remoteAddress ?? '';
+    const seen = await guesses.get(address);
+    if (seen && seen.consumedPoints >= ADMIN_GUESSES) {
+      const retryAfter = Math.max(1, Math.ceil(seen.msBeforeNext / 1000));
+      res.set('Retry-After', String(retryAfter));
+      return fail(req, res, 'too_many_attempts', null, { retryAfter });
+    }
     const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
     if (m && timingSafeEqual(digest(m[1].trim()), expected)) return next();
+    if (m) {
+      // Counted and logged only when a token was presented: a request without one guesses nothing.
+      const after = await guesses.penalty(address, 1);
+      console.warn(`admin: wrong token from ${address} (${after.consumedPoints} of ${ADMIN_GUESSES} in ${ADMIN_GUESS_WINDOW_S / 60} min)`);
+      if (after.consumedPoints === ADMIN_GUESSES) console.warn(`admin: ${address} refused for ${Math.ceil(after.msBeforeNext / 1000)} s after ${ADMIN_GUESSES} wrong tokens`);
+    }
     res.setHeader('WWW-Authenticate', 'Bearer realm="admin"');
-    res.status(401).json({ ok: false, error: 'unauthorized', message: 'Missing or wrong admin token.', option: null });
+    fail(req, res, 'unauthorized');
   }
 
-  router.get('/', (req, res) => {
-    res.setHeader('Content-Security-Policy', "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'");
-    res.type('html').send(adminPage(resolveLang(req.query.lang)));
+  /** The keys with their use this hour, newest first, and the quota of a key that has none of its own. */
+  async function listing() {
+    const keys = await kernel.keys.list();
+    const usage = await kernel.keys.usage(keys.map((k) => k.id));
+    return {
+      ok: true,
+      defaultQuota: kernel.config.KEY_RUNS_PER_HOUR,
+      keys: keys
+        .map((k) => ({ ...k, runsThisHour: usage.get(k.id)?.runsThisHour ?? 0, lastUsedAt: usage.get(k.id)?.lastUsedAt ?? null }))
+        .reverse(),
+    };
+  }
+
+  // `/admin` and `/admin/` alike: the page's script calls /admin/api by an absolute path.
+  router.get('/', (req, res) => sendPage(req, res, 'admin'));
+  router.use('/api', requireToken, express.json({ limit: '16kb' }), (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
   });
-  router.use('/api', requireToken, express.json({ limit: '16kb' }));
   router.get('/api/keys', async (_req, res) => {
-    res.json({ ok: true, keys: await kernel.keys.list() });
+    res.json(await listing());
   });
   router.post('/api/keys', async (req, res) => {
     const parsed = v.safeParse(CreateKey, req.body ?? {});
-    if (!parsed.success) {
-      const option = parsed.issues[0].path?.[0]?.key;
-      res.status(400).json({ ok: false, error: 'invalid_option', message: parsed.issues[0].message, option: typeof option === 'string' ? option : null });
-      return;
-    }
+    if (!parsed.success) return refuse(req, res, parsed.issues);
     const { key, secret } = await kernel.keys.create(parsed.output.label, parsed.output.quota);
+    console.log(`admin: key ${key.id} created`);
     res.status(201).json({ ok: true, key, secret });
   });
-  router.delete('/api/keys/:id', async (req, res) => {
-    if (await kernel.keys.revoke(req.params.id)) res.json({ ok: true });
-    else res.status(404).json({ ok: false, error: 'not_found', message: 'No key with that id.', option: 'id' });
+  router.patch('/api/keys/:id', async (req, res) => {
+    const parsed = v.safeParse(UpdateKey, req.body ?? {});
+    if (!parsed.success) return refuse(req, res, parsed.issues);
+    const key = await kernel.keys.update(req.params.id, parsed.output);
+    if (!key) return fail(req, res, 'not_found', 'id');
+    console.log(`admin: key ${key.id} changed`);
+    res.json({ ok: true, key });
   });
-  router.use((err: { type?: string; status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+  router.delete('/api/keys/:id', async (req, res) => {
+    if (!(await kernel.keys.revoke(req.params.id))) return fail(req, res, 'not_found', 'id');
+    console.log(`admin: key ${req.params.id} revoked`);
+    res.json({ ok: true });
+  });
+  router.use('/api', (req, res) => fail(req, res, 'not_found'));
+  router.use((err: { status?: number }, req: Request, res: Response, _next: NextFunction) => {
     const status = err.status && err.status < 500 ? err.status : 500;
     if (status === 500) console.error('admin request failed:', err);
-    res.status(status).json({ ok: false, error: status === 500 ? 'internal_error' : 'invalid_option', message: status === 500 ? 'Internal error' : 'Invalid request body', option: null });
+    fail(req, res, status === 500 ? 'internal_error' : 'invalid_body');
   });
   return router;
 }

@@ -166,7 +166,6 @@ function hugeUpload(head: string, first: string, total: number): Promise<{ text:
       }
     };
     pump();
-    setTimeout(() => socket.destroy(), 10_000).unref();
   });
 }
 

@@ -21,13 +21,16 @@ function start(env: Record<string, string>): { child: ChildProcess; output: () =
   return { child, output: () => out, exited };
 }
 
-async function listening(output: () => string): Promise<string> {
-  for (let i = 0; i < 300; i++) {
+/** The URL the server prints once it listens; no time limit (the runner's timeout is the bound). */
+async function listening(output: () => string, exited: Promise<unknown>): Promise<string> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  for (;;) {
     const m = /listening on (http:\/\/[^\s]+)/.exec(output());
     if (m) return m[1];
+    if (gone) throw new Error(`server did not start: ${output()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`server did not start: ${output()}`);
 }
 
 /** GET with an explicit Host header (fetch does not allow setting it). */
@@ -45,7 +48,7 @@ function getWithHost(url: string, host: string): Promise<number> {
 test('process: starts with defaults on loopback, refuses foreign Host headers, exits 0 on SIGTERM', async () => {
   const { child, output, exited } = start({ PORT: '0' });
   try {
-    const base = await listening(output);
+    const base = await listening(output, exited);
     const health = await fetch(`${base}/health`);
     assert.equal(health.status, 200);
     assert.equal((await health.json() as { ok: boolean }).ok, true);
@@ -67,7 +70,7 @@ test('process: a bad variable stops start-up with a message naming it', async ()
 test('process: ALLOWED_ORIGINS refuses other browser origins', async () => {
   const { child, output, exited } = start({ PORT: '0', ALLOWED_ORIGINS: 'https://app.example' });
   try {
-    const base = await listening(output);
+    const base = await listening(output, exited);
     assert.equal((await fetch(`${base}/api/v1/tools`, { headers: { origin: 'https://evil.example' } })).status, 403);
     assert.equal((await fetch(`${base}/api/v1/tools`, { headers: { origin: 'https://app.example' } })).status, 200);
     assert.equal((await fetch(`${base}/api/v1/tools`)).status, 200, 'non-browser callers send no Origin');

@@ -35,3 +35,14 @@ test('config: the JSON body limit covers the input bound in base64', () => {
   assert.ok(bodyLimitBytes({ MAX_INPUT_MB: 25 }) >= (25 * 1024 * 1024 * 4) / 3);
   assert.ok(Object.keys(CONFIG_VARIABLES).every((k) => /^[A-Z_]+$/.test(k)));
 });
+
+test('config: ADMIN_TOKEN is unset or at least 32 characters, and a refused one is never echoed', () => {
+  assert.equal(parseConfig({}).ADMIN_TOKEN, '');
+  assert.equal(parseConfig({ ADMIN_TOKEN: 'x'.repeat(32) }).ADMIN_TOKEN, 'x'.repeat(32));
+  assert.throws(
+    () => parseConfig({ ADMIN_TOKEN: 'short-but-secret' }),
+    (err: Error) => /ADMIN_TOKEN/.test(err.message) && /32 characters/.test(err.message) && !err.message.includes('short-but-secret'),
+  );
+  // Outer spaces are trimmed first: 31 characters padded to 33 are still too short.
+  assert.throws(() => parseConfig({ ADMIN_TOKEN: ` ${'y'.repeat(31)} ` }), /ADMIN_TOKEN/);
+});

@@ -1,5 +1,6 @@
-// File buffers cross to and from job workers by transfer when that is safe, and by copy otherwise: a big
-// upload leaves the main thread (no second copy), a small Buffer that may share Node's pool is never detached.
+// Upload buffers are let go here once a job process has them, when that is safe: a big upload does not stay
+// in the server while its copy is in the job (no second copy), a small Buffer that may share Node's pool is
+// never detached. Results come back whole.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfig } from '../../tools/core/config.ts';
@@ -17,7 +18,7 @@ test('transferables: only whole buffers past the threshold, each once', () => {
   assert.deepEqual(transferables([big, sameBuffer, pooled, slice, small]), [big.buffer]);
 });
 
-test('jobs: a big upload is handed to the worker and its result handed back; a small pooled one stays readable', async () => {
+test('jobs: a big upload is let go once the job process has it, and its result comes back; a small pooled one stays readable', async () => {
   const jobs = createJobRunner(parseConfig({ MAX_JOBS: '1' }), 'workers');
   try {
     const csv = bigCsv(5_000);
@@ -25,7 +26,7 @@ test('jobs: a big upload is handed to the worker and its result handed back; a s
     Buffer.from(big.buffer).write(csv);
     assert.ok(big.byteLength >= TRANSFER_MIN_BYTES);
     const result = await jobs.run({ toolId: 'csv-to-excel', files: [{ name: 'grande.csv', bytes: big }], opts: { 'has-header': true, 'detect-types': true }, lang: 'es', download: true });
-    assert.equal(big.byteLength, 0, 'the upload was moved, not copied');
+    assert.equal(big.byteLength, 0, 'the upload was let go once sent');
     const sheet = (await readXlsx(result.files[0].bytes))[0];
     assert.equal(sheet.rows.length, 5_001);
     assert.equal(sheet.rows[5_000][1], 'Bilbao');

@@ -69,7 +69,9 @@ export interface RawAnswer {
 /**
  * Sends raw bytes over a fresh TCP connection and collects the answer: for bodies that fetch will not send
  * (truncated, lying Content-Length). `end: 'half'` closes only the write side after the bytes; `'destroy'`
- * drops the connection at once; `'keep'` leaves it open until the server answers and closes, or `timeoutMs`.
+ * drops the connection at once; `'keep'` leaves it open until the server answers and closes. `timeoutMs`, when
+ * given, gives up waiting then (for a test that accepts no answer); without it nothing is timed here: a
+ * server that never closes hangs the test, which the runner's timeout fails.
  */
 export async function rawHttp(base: string, bytes: Uint8Array | string, o: { end?: 'keep' | 'half' | 'destroy'; timeoutMs?: number } = {}): Promise<RawAnswer> {
   const { createConnection } = await import('node:net');
@@ -84,7 +86,7 @@ export async function rawHttp(base: string, bytes: Uint8Array | string, o: { end
       const m = /^HTTP\/1\.1 (\d{3})/.exec(text);
       resolve({ text, status: m ? Number(m[1]) : null, reset });
     };
-    const timer = setTimeout(() => socket.destroy(), o.timeoutMs ?? 2000);
+    const timer = o.timeoutMs === undefined ? undefined : setTimeout(() => socket.destroy(), o.timeoutMs);
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('error', () => (reset = true));
     socket.on('close', done);

@@ -5,17 +5,25 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConnection, type Socket } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bodyLimitBytes } from '../../tools/core/config.ts';
-import { bigCsv } from '../helpers/generate.ts';
 import { runsCounted, startHostile, type HostileServer } from './harness.ts';
 
 let srv: HostileServer;
 let limit: number;
 before(async () => {
-  srv = await startHostile({ MAX_JOBS: '1', MAX_INPUT_MB: '1', ANON_RUNS_PER_HOUR: '50' });
+  // The hold job keeps a slot taken for as long as a test needs it (test/helpers/hold-job.ts).
+  srv = await startHostile({ MAX_JOBS: '1', MAX_INPUT_MB: '1', ANON_RUNS_PER_HOUR: '50' }, { workerModule: new URL('../helpers/hold-job.ts', import.meta.url) });
   limit = bodyLimitBytes(srv.config);
 });
-after(() => srv.close());
+after(() => srv?.close());
+
+/** Resolves once `check` holds, looking again every 10 ms (no time limit: the runner's timeout is the bound). */
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 10));
+}
 
 interface Held {
   socket: Socket;
@@ -48,24 +56,24 @@ function holdRun(o: { length: number; sent?: number; body?: string; from?: strin
 const statusOf = (raw: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1]);
 const headerOf = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(raw)?.[1]?.trim();
 const bodyOf = (raw: string) => JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
-const within = <T>(p: Promise<T>, ms: number, what: string) => Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms))]);
 
 async function smallRun(from = '127.0.0.1'): Promise<number> {
   // `{}`: a whole body without a file, refused as missing_file (400) once admitted, or earlier as busy (503).
   const held = holdRun({ length: 2, body: '{}', from });
-  const raw = await within(held.answer, 2000, `small run from ${from}`);
+  const raw = await held.answer;
   held.socket.destroy();
   return statusOf(raw);
 }
 
 test('admission: with every slot taken, a run is 503 busy at once, its body never read, quota untouched', async () => {
-  const slow = srv.kernel.jobs.run({ toolId: 'split-rows', files: [{ name: 'lento.csv', bytes: new TextEncoder().encode(bigCsv(150_000)) }], opts: { 'rows-per-file': 1_000_000, 'has-header': true, 'repeat-header': true, format: 'xlsx' }, lang: 'es', download: true });
+  const marker = join(mkdtempSync(join(tmpdir(), 'st-hold-')), 'let-go');
+  const slow = srv.kernel.jobs.run({ toolId: 'split-rows', files: [{ name: 'hold.csv', bytes: new TextEncoder().encode(marker) }], opts: { 'rows-per-file': 1_000_000, 'has-header': true, 'repeat-header': true, format: 'xlsx' }, lang: 'es', download: true });
   try {
-    for (let i = 0; i < 200 && srv.kernel.jobs.active === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(srv.kernel.jobs.active, 1);
+    await until(() => srv.kernel.jobs.active === 1);
     const before = await runsCounted(srv);
     const held = holdRun({ length: limit, sent: 3 });
-    const raw = await within(held.answer, 1500, 'busy refusal');
+    // Answered at all: the body (of which 3 bytes were sent) was not waited for.
+    const raw = await held.answer;
     held.socket.destroy();
     assert.equal(statusOf(raw), 503);
     assert.equal(bodyOf(raw).error, 'busy');
@@ -74,6 +82,7 @@ test('admission: with every slot taken, a run is 503 busy at once, its body neve
     assert.equal(headerOf(raw, 'ratelimit-remaining'), '50', 'a busy refusal uses no quota');
     assert.equal(await runsCounted(srv), before + 1, 'the refusal is one usage event');
   } finally {
+    writeFileSync(marker, '');
     await slow;
   }
 });
@@ -82,21 +91,21 @@ test('admission: bodies in flight are bounded per address and overall, and freed
   assert.equal(srv.kernel.jobs.active, 0);
   // MAX_JOBS = 1: one full body per address, three overall.
   const a = holdRun({ length: limit, sent: 3, from: '127.0.0.1' });
-  await new Promise((r) => setTimeout(r, 100));
+  await until(() => srv.kernel.admission.inFlight === limit);
   assert.equal(await smallRun('127.0.0.1'), 503, 'a second body from the same address waits for the first');
   assert.equal(await smallRun('127.0.0.2'), 400, 'another address is still served (its body without a file is refused as such)');
   const b = holdRun({ length: limit, sent: 3, from: '127.0.0.2' });
   const c = holdRun({ length: limit, sent: 3, from: '127.0.0.3' });
-  await new Promise((r) => setTimeout(r, 100));
+  await until(() => srv.kernel.admission.inFlight === 3 * limit);
   assert.equal(await smallRun('127.0.0.4'), 503, 'three full bodies in flight fill the budget for everyone');
   // MCP messages share the budget.
   const mcp = holdRun({ length: 100, from: '127.0.0.5', path: '/mcp' });
-  const raw = await within(mcp.answer, 1500, 'mcp refusal');
+  const raw = await mcp.answer;
   mcp.socket.destroy();
   assert.equal(statusOf(raw), 503);
   assert.ok(Number(headerOf(raw, 'retry-after')) >= 1);
   for (const h of [a, b, c]) h.socket.destroy();
-  await new Promise((r) => setTimeout(r, 200));
-  assert.equal(srv.kernel.admission.inFlight, 0, 'every reservation released when its connection closed');
+  // Every reservation is released when its connection closes (else this waits until the runner's timeout).
+  await until(() => srv.kernel.admission.inFlight === 0);
   assert.equal(await smallRun('127.0.0.4'), 400, 'served again');
 });

@@ -1,4 +1,4 @@
-// Archive and XML attacks inside .xlsx, sent through JSON, multipart and MCP against the worker pool.
+// Archive and XML attacks inside .xlsx, sent through JSON, multipart and MCP against the job processes.
 // The packages are made here (fflate for honest ZIPs, hand-written bytes for lying ones). Contract:
 // bombs (inflate ratio or total past the bounds) and sheets past MAX_CELLS → 413 too_complex; thousands of
 // entries, duplicate names, overlapping entries, a lying central directory, DOCTYPE/ENTITY → 400

@@ -1,4 +1,4 @@
-// Corrupt and mislabelled files, through JSON, multipart and MCP against the worker pool: every one is a
+// Corrupt and mislabelled files, through JSON, multipart and MCP against the job processes: every one is a
 // clean 400 invalid_file naming the file (413 where a limit is the cause), never a 500, never a hang.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

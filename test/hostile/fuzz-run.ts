@@ -1,9 +1,10 @@
-// Runs a range of fuzz cases through the kernel (jobs inline) inside a worker thread of the fuzz test, and
-// reports each case's start and outcome, so that the test can stop this thread if a case never returns.
+// Runs a range of fuzz cases through the kernel (jobs inline) in a child process of the fuzz test, and
+// reports each case's start and outcome, so that the test can stop this process if a case never returns. A
+// process, not a thread: a case that exhausts memory in some shapes would abort the test's whole process
+// from a thread (nodejs/node issue 47224); here it costs this process, and the test resumes after it.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
 import { parseConfig } from '../../tools/core/config.ts';
 import { ToolError } from '../../tools/core/errors.ts';
 import { createKernel } from '../../tools/core/kernel.ts';
@@ -21,9 +22,8 @@ export type FuzzMessage =
   | { type: 'failure'; index: number; recipe: string; error: string }
   | { type: 'end' };
 
-export async function main(): Promise<void> {
-  const { seed, from, to } = workerData as FuzzRange;
-  const post = (m: FuzzMessage) => parentPort!.postMessage(m);
+async function main({ seed, from, to }: FuzzRange): Promise<void> {
+  const post = (m: FuzzMessage) => process.send!(m);
   let current = from;
   process.on('unhandledRejection', (err) => post({ type: 'failure', index: current, recipe: recipe(seed, fuzzCase(seed, current)), error: `unhandled rejection: ${(err as Error)?.stack ?? String(err)}` }));
   const config = parseConfig({ ANON_RUNS_PER_HOUR: '1000000000', DATA_DIR: mkdtempSync(join(tmpdir(), 'st-fuzz-')), MAX_JOBS: '1', JOB_TIMEOUT_S: '10' });
@@ -46,5 +46,7 @@ export async function main(): Promise<void> {
     }
     post({ type: 'outcome', index: i, outcome, ms: performance.now() - t0 });
   }
-  post({ type: 'end' });
+  process.send!({ type: 'end' } satisfies FuzzMessage, () => process.exit(0));
 }
+
+if (process.send) await main(JSON.parse(process.argv[2]) as FuzzRange);

@@ -1,6 +1,8 @@
-// The HTTP layer under abuse: bad base64, bodies past the limit (declared, chunked, gzip bombs), multipart
-// with 1,000 parts or cut short, a wrong type for every option of every registered tool, unknown and
-// prototype-named properties, JSON-RPC abuse on /mcp, and slow clients cut off by the configured timeouts.
+// The HTTP layer under abuse: bad base64, bodies past the limit (declared or chunked), compressed bodies
+// (gzip bombs among them), multipart with 1,000 parts or cut short, a wrong type for every option of every
+// registered tool, unknown and prototype-named properties, JSON-RPC abuse on /mcp, and slow clients cut off
+// by the configured timeouts. No outcome here depends on how fast the machine is: a server that never
+// answers or never closes a connection hangs its test, which the runner's timeout fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConnection, type Socket } from 'node:net';
@@ -94,35 +96,83 @@ async function gzipBomb(mb: number): Promise<Buffer> {
   return Buffer.concat(out);
 }
 
-test('http: a gzip-bomb JSON body (1 GB decoded) is refused at the decoded bound, quickly, on /api and /mcp', async () => {
+test('http: compressed bodies (gzip, deflate, br, a 1 GB gzip bomb) are refused before anything is inflated, on /api and /mcp', async () => {
+  const body = JSON.stringify({ file: { name: 'x.csv', contentBase64: b64('a\n1\n') }, format: 'csv' });
   const bomb = await gzipBomb(1024);
   assert.ok(bomb.length < 2 * 2 ** 20, `bomb of ${bomb.length} bytes`);
   const heap0 = process.memoryUsage().heapUsed;
-  const t0 = performance.now();
-  const res = await fetch(run('split-rows'), { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: bomb });
-  assertRefusal(await answerOf(res), 'input_too_large');
-  const ms = performance.now() - t0;
-  assert.ok(ms < 5000, `the bomb was refused after ${Math.round(ms)} ms: it was inflated past the bound`);
-  const mcp = await fetch(`${suite.srv.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', accept: 'application/json, text/event-stream' }, body: bomb });
-  await assertRpcError(mcp, 413);
+  const bodies: Array<[string, Uint8Array | string]> = [
+    ['gzip', gzipSync(body)],
+    ['deflate', deflateSync(body)],
+    ['br', brotliCompressSync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 4 } })],
+    ['gzip', bomb],
+    ['gzip', gzipSync(body).subarray(0, 20)],
+    ['zip-bomb', body],
+    ['GZIP, identity', gzipSync(body)],
+  ];
+  for (const [coding, bytes] of bodies) {
+    const res = await fetch(run('split-rows'), { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': coding }, body: bytes });
+    const a = await answerOf(res);
+    assertRefusal(a, 'invalid_option');
+    assert.ok(a.body.message.includes(coding.toLowerCase()), a.body.message);
+    const mcp = await fetch(`${suite.srv.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': coding, accept: 'application/json, text/event-stream' }, body: bytes });
+    await assertRpcError(mcp, 415);
+  }
+  // multipart is refused the same way.
+  const form = await fetch(run('split-rows'), { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-encoding': 'gzip' }, body: gzipSync('--x--\r\n') });
+  assertRefusal(await answerOf(form, 'multipart'), 'invalid_option');
+  // `identity` is no coding at all.
+  const plain = await fetch(run('split-rows'), { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' }, body });
+  assert.equal(plain.status, 200);
+  await plain.arrayBuffer();
   const grown = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
-  assert.ok(grown < 200, `heap grew ${grown.toFixed(0)} MB while refusing a bomb`);
+  assert.ok(grown < 200, `heap grew ${grown.toFixed(0)} MB while refusing compressed bodies`);
   await assertServes(suite.srv);
 });
 
-test('http: honest compressed JSON bodies (gzip, deflate, br) are read; a broken one and unknown codings are 400', async () => {
-  const body = JSON.stringify({ file: { name: 'x.csv', contentBase64: b64('a\n1\n') }, format: 'csv' });
-  for (const [coding, bytes] of [['gzip', gzipSync(body)], ['deflate', deflateSync(body)], ['br', brotliCompressSync(body, { params: { [zc.BROTLI_PARAM_QUALITY]: 4 } })]] as const) {
-    const res = await fetch(run('split-rows'), { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': coding }, body: bytes });
-    assert.equal(res.status, 200, coding);
-    await res.arrayBuffer();
+/**
+ * Streams a chunked body of `total` bytes over a raw socket, writing only as the server reads, and stops once
+ * an answer arrives: the bytes sent by then tell whether the server answered at the limit or read it all.
+ */
+function chunkedUpload(path: string, total: number, type = 'application/json'): Promise<{ text: string; sentWhenAnswered: number }> {
+  const url = new URL(suite.srv.url);
+  return new Promise((resolve) => {
+    const s = createConnection({ host: url.hostname, port: Number(url.port) });
+    const chunks: Buffer[] = [];
+    let sent = 0;
+    let sentWhenAnswered = -1;
+    s.on('data', (c: Buffer) => {
+      if (sentWhenAnswered < 0) sentWhenAnswered = sent;
+      chunks.push(c);
+    });
+    s.on('error', () => {});
+    s.on('close', () => resolve({ text: Buffer.concat(chunks).toString('latin1'), sentWhenAnswered }));
+    s.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: ${type}\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    const block = Buffer.alloc(64 * 1024, 'A');
+    const frame = Buffer.concat([Buffer.from(`${block.length.toString(16)}\r\n`), block, Buffer.from('\r\n')]);
+    const start = '{"file":{"name":"x.csv","contentBase64":"';
+    s.write(`${start.length.toString(16)}\r\n${start}\r\n`);
+    const pump = () => {
+      while (sentWhenAnswered < 0 && sent < total && !s.destroyed) {
+        sent += block.length;
+        if (!s.write(frame)) return void s.once('drain', pump);
+      }
+      if (sentWhenAnswered < 0 && !s.destroyed) s.write('0\r\n\r\n');
+    };
+    pump();
+  });
+}
+
+test('http: a chunked body past the limit is answered 413 as the count passes it, not once it has all arrived', async () => {
+  const total = 256 * 2 ** 20;
+  const limit = Math.ceil((MAX_INPUT_MB * 2 ** 20 * 4) / 3) + 2 ** 20;
+  for (const path of ['/api/v1/tools/split-rows/run', '/mcp']) {
+    const up = await chunkedUpload(path, total);
+    assert.match(up.text, /^HTTP\/1\.1 413 /, path);
+    assert.ok(up.sentWhenAnswered > limit, `${path}: answered after ${up.sentWhenAnswered} bytes, before the limit was even reached`);
+    // What the server read past the limit is bounded by its linger (4 limits), plus what the sockets buffer.
+    assert.ok(up.sentWhenAnswered < 8 * limit + 32 * 2 ** 20, `${path}: answered only after ${up.sentWhenAnswered} of ${total} bytes`);
   }
-  const broken = gzipSync(body).subarray(0, 20);
-  assertRefusal(await answerOf(await fetch(run('split-rows'), { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: broken })), 'invalid_option');
-  assertRefusal(await answerOf(await fetch(run('split-rows'), { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'zip-bomb' }, body })), 'invalid_option');
-  // multipart is never decoded: a compressed form is refused before busboy sees it.
-  const form = await fetch(run('split-rows'), { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-encoding': 'gzip' }, body: gzipSync('--x--\r\n') });
-  assertRefusal(await answerOf(form, 'multipart'), 'invalid_option');
   await assertServes(suite.srv);
 });
 
@@ -143,20 +193,15 @@ test('http: multipart with 1,000 file parts or 1,000 fields is a clean 400, and 
   await assertServes(suite.srv);
 });
 
-/** Sends raw bytes and collects whatever comes back until the server closes or `ms` pass. */
-function raw(bytes: string | Buffer, o: { halfClose?: boolean; ms?: number } = {}): Promise<{ text: string; closedAfterMs: number }> {
+/** Sends raw bytes (then half-closes, if asked) and collects whatever comes back until the server closes. */
+function raw(bytes: string | Buffer, o: { halfClose?: boolean } = {}): Promise<{ text: string }> {
   const url = new URL(suite.srv.url);
   return new Promise((resolve) => {
-    const t0 = performance.now();
     const chunks: Buffer[] = [];
     const s = createConnection({ host: url.hostname, port: Number(url.port) });
-    const timer = setTimeout(() => s.destroy(), o.ms ?? 5000);
     s.on('data', (c) => chunks.push(c));
     s.on('error', () => {});
-    s.on('close', () => {
-      clearTimeout(timer);
-      resolve({ text: Buffer.concat(chunks).toString('utf8'), closedAfterMs: performance.now() - t0 });
-    });
+    s.on('close', () => resolve({ text: Buffer.concat(chunks).toString('utf8') }));
     s.write(bytes, () => o.halfClose && s.end());
   });
 }
@@ -164,11 +209,12 @@ function raw(bytes: string | Buffer, o: { halfClose?: boolean; ms?: number } = {
 test('http: a multipart body cut short (client half-closes, or lies about its length) is 400, not a hang', async () => {
   const body = filePart('file', 'x.csv', 'a\n1\n2\n3\n').slice(0, 60);
   const head = `POST /api/v1/tools/split-rows/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nConnection: close\r\n`;
-  const chunked = await raw(`${head}Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`, { ms: 3000 });
+  const chunked = await raw(`${head}Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`);
   assert.match(chunked.text, /^HTTP\/1\.1 400/);
   assert.equal(JSON.parse(chunked.text.slice(chunked.text.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, '')).error, 'invalid_option');
-  const short = await raw(`${head}Content-Length: 5000\r\n\r\n${body}`, { halfClose: true, ms: 3000 });
-  assert.ok(short.closedAfterMs < 3000, 'the server closed the connection instead of waiting for bytes that cannot come');
+  // The client half-closes with 4,940 of its 5,000 bytes unsent: the server closes too (this resolves)
+  // instead of waiting for bytes that cannot come.
+  await raw(`${head}Content-Length: 5000\r\n\r\n${body}`, { halfClose: true });
   await assertServes(suite.srv);
 });
 
@@ -322,24 +368,24 @@ test('http: JSON-RPC abuse on /mcp (bad shapes, unknown methods, a batch of 200 
   await assertServes(suite.srv);
 });
 
-/** Opens a socket and sends `parts` one by one every `everyMs`; resolves when the server closes it. */
-function trickle(base: string, parts: string[], everyMs: number, limitMs: number): Promise<{ closedAfterMs: number; text: string }> {
+/**
+ * Opens a socket and sends `parts` one by one every `everyMs`; resolves when the server closes it, saying how
+ * many parts were still unsent then. The client never closes it itself: a server that never does hangs here.
+ */
+function trickle(base: string, parts: string[], everyMs: number): Promise<{ unsent: number; text: string }> {
   const url = new URL(base);
   return new Promise((resolve) => {
-    const t0 = performance.now();
     const chunks: Buffer[] = [];
     const s: Socket = createConnection({ host: url.hostname, port: Number(url.port) });
     let i = 0;
     const tick = setInterval(() => {
       if (i < parts.length && !s.destroyed) s.write(parts[i++]);
     }, everyMs);
-    const stop = setTimeout(() => s.destroy(), limitMs);
     s.on('data', (c) => chunks.push(c));
     s.on('error', () => {});
     s.on('close', () => {
       clearInterval(tick);
-      clearTimeout(stop);
-      resolve({ closedAfterMs: performance.now() - t0, text: Buffer.concat(chunks).toString('latin1') });
+      resolve({ unsent: parts.length - i, text: Buffer.concat(chunks).toString('latin1') });
     });
   });
 }
@@ -351,7 +397,7 @@ test('http: the socket timeouts are configuration, checked at start-up', () => {
   assert.throws(() => parseConfig({ HEADERS_TIMEOUT_S: '0' }), /HEADERS_TIMEOUT_S/);
 });
 
-test('http: slow clients are cut off near HEADERS_TIMEOUT_S / REQUEST_TIMEOUT_S while others are served', async () => {
+test('http: slow clients are cut off by HEADERS_TIMEOUT_S / REQUEST_TIMEOUT_S while others are served', async () => {
   const slow = await startHostile({ HEADERS_TIMEOUT_S: '1', REQUEST_TIMEOUT_S: '2', KEEP_ALIVE_TIMEOUT_S: '1' }, { jobs: 'inline' });
   const url = new URL(slow.url);
   try {
@@ -360,32 +406,30 @@ test('http: slow clients are cut off near HEADERS_TIMEOUT_S / REQUEST_TIMEOUT_S 
     assert.equal(slow.server.keepAliveTimeout, 1000);
     const head = `POST /api/v1/tools/split-rows/run HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
     const body = `{"file":{"name":"x.csv","contentBase64":"${'A'.repeat(900)}`;
+    // Each slow client would take many times its bound to finish; the server must cut each one off (the
+    // promise resolves only once it closes the socket) while it still has much left to send.
     const [headers, stalled, trickled, silent] = await Promise.all([
-      // Headers one byte every 100 ms: the whole head would take 9 s.
-      trickle(slow.url, [...head], 100, 10_000),
+      // Headers one byte every 200 ms: the whole head would take over 20 s.
+      trickle(slow.url, [...head], 200),
       // Headers at once, 40 body bytes, then nothing.
-      trickle(slow.url, [head, body.slice(0, 40)], 10, 10_000),
-      // The body one byte every 50 ms: 1,000 bytes would take 50 s.
-      trickle(slow.url, [head, ...body], 50, 10_000),
+      trickle(slow.url, [head, body.slice(0, 40)], 10),
+      // The body one byte every 100 ms: 1,000 bytes would take 100 s.
+      trickle(slow.url, [head, ...body], 100),
       // Connects and sends nothing.
-      trickle(slow.url, [], 1000, 10_000),
-      // Meanwhile an ordinary client is served at once.
+      trickle(slow.url, [], 1000),
+      // Meanwhile an ordinary client is served.
       (async () => {
-        await new Promise((r) => setTimeout(r, 300));
         const res = await fetch(`${slow.url}/health`);
         assert.equal(res.status, 200);
       })(),
     ]);
-    const slack = 1300;
-    assert.ok(headers.closedAfterMs < 1000 + slack, `slow headers held the socket ${Math.round(headers.closedAfterMs)} ms`);
-    assert.ok(silent.closedAfterMs < 1000 + slack, `a silent client held the socket ${Math.round(silent.closedAfterMs)} ms`);
-    assert.ok(stalled.closedAfterMs < 2000 + slack, `a stalled body held the socket ${Math.round(stalled.closedAfterMs)} ms`);
-    assert.ok(trickled.closedAfterMs < 2000 + slack, `a trickled body held the socket ${Math.round(trickled.closedAfterMs)} ms`);
-    for (const r of [headers, stalled, trickled]) assert.ok(r.text === '' || /^HTTP\/1\.1 408/.test(r.text), r.text.slice(0, 80));
-    // An idle keep-alive connection is closed after KEEP_ALIVE_TIMEOUT_S.
-    const kept = await trickle(slow.url, [`GET /health HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`], 10, 10_000);
+    assert.ok(headers.unsent > head.length / 2, `slow headers were read until ${headers.unsent} bytes were left`);
+    assert.ok(trickled.unsent > body.length / 2, `a trickled body was read until ${trickled.unsent} bytes were left`);
+    assert.equal(stalled.unsent, 0);
+    for (const r of [headers, stalled, trickled, silent]) assert.ok(r.text === '' || /^HTTP\/1\.1 408/.test(r.text), r.text.slice(0, 80));
+    // An idle keep-alive connection is closed by the server.
+    const kept = await trickle(slow.url, [`GET /health HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`], 10);
     assert.match(kept.text, /^HTTP\/1\.1 200/);
-    assert.ok(kept.closedAfterMs < 1000 + slack, `an idle keep-alive socket stayed ${Math.round(kept.closedAfterMs)} ms`);
   } finally {
     await slow.close();
   }

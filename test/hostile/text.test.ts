@@ -1,4 +1,4 @@
-// Text edge cases in CSV input, through JSON, multipart and MCP against the worker pool: a 20 MB line (50 MB
+// Text edge cases in CSV input, through JSON, multipart and MCP against the job processes: a 20 MB line (50 MB
 // with a raised input bound), 100,000 columns, invalid UTF-8, UTF-16 with and without BOM, unbalanced
 // quotes, NUL bytes. Each ends in a clear error or a correct result, checked value by value.
 import { test } from 'node:test';

@@ -31,6 +31,8 @@ interface Variable<S extends v.GenericSchema<string, unknown>> {
   default: string;
   /** Shown in the README instead of the raw default when the default depends on the machine. */
   shownDefault?: string;
+  /** A secret: a refused value is never echoed in the start-up error. */
+  secret?: true;
   description: string;
 }
 const variable = <S extends v.GenericSchema<string, unknown>>(x: Variable<S>) => x;
@@ -48,7 +50,7 @@ export const CONFIG_VARIABLES = {
   MAX_RESULT_MB: variable({ schema: num(0.001, 4096), default: '100', description: 'Largest result returned with `download=true`, in MB.' }),
   MAX_JOBS: variable({ schema: int(1, 1024), default: String(availableParallelism()), shownDefault: 'number of CPU cores', description: 'Runs executed at once; one more gets 503 `busy` with `Retry-After`.' }),
   JOB_TIMEOUT_S: variable({ schema: num(0.001, 3600), default: '60', description: 'Time one run may take, in seconds; past it the run is stopped and answered 413 `too_complex`.' }),
-  JOB_MEMORY_MB: variable({ schema: int(16, 65536), default: '1024', description: 'Heap one run may use, in MB; past it the run is stopped and answered 413 `too_complex`.' }),
+  JOB_MEMORY_MB: variable({ schema: int(16, 65536), default: '1024', description: 'Memory one run may use, in MB: its heap and its buffers alike (the resident memory its job process gains). Past it the run is stopped and answered 413 `too_complex`.' }),
   MAX_CELLS: variable({ schema: int(1, 1_000_000_000), default: '2000000', description: 'Cells one run may read (counted in the cells that exist, never in the range a file claims); past it the run is refused with 413 `too_complex` before the work is done.' }),
   // 50,000 rows of 10 columns take about 2-4 s and 170 MB over the runtime (tools/sheet/pdf lays the table out
   // itself and draws it into pdfmake's pages), well inside the default JOB_TIMEOUT_S and JOB_MEMORY_MB.
@@ -56,7 +58,12 @@ export const CONFIG_VARIABLES = {
   ANON_RUNS_PER_HOUR: variable({ schema: int(0, 1_000_000_000), default: '30', description: 'Runs per hour per client address without an API key.' }),
   KEY_RUNS_PER_HOUR: variable({ schema: int(0, 1_000_000_000), default: '1000', description: 'Runs per hour for an API key that carries no quota of its own.' }),
   DATA_DIR: variable({ schema: text, default: './data', description: 'Folder of the API key file (hashes only). No uploaded file is ever written anywhere.' }),
-  ADMIN_TOKEN: variable({ schema: text, default: '', description: 'Enables `/admin` and `/admin/api` (key issuing) for callers presenting this token; unset, they answer 404.' }),
+  ADMIN_TOKEN: variable({
+    schema: v.pipe(text, v.check((s) => s === '' || s.length >= 32, 'unset, or at least 32 characters (for example `openssl rand -base64 32`)')),
+    default: '',
+    secret: true,
+    description: 'Enables `/admin` and `/admin/api` (key issuing) for callers presenting this token, which must be at least 32 characters; unset, they answer 404. Wrong tokens are logged (never the token) and limited to 10 per client address every 15 minutes.',
+  }),
   REDIS_URL: variable({ schema: text, default: '', description: 'Shares quotas and API keys between replicas through Redis. Not supported yet: setting it stops start-up.' }),
   PUBLIC_BASE_URL: variable({
     schema: v.pipe(text, v.check((s) => s === '' || isBaseUrl(s), 'an http or https URL with no query or fragment, such as https://tools.example.com'), v.transform((s) => (s ? baseUrlOf(s) : s))),
@@ -91,7 +98,10 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   for (const [name, decl] of Object.entries(CONFIG_VARIABLES)) {
     const raw = env[name] ?? decl.default;
     const res = v.safeParse(decl.schema as v.GenericSchema<string, unknown>, raw);
-    if (!res.success) throw new Error(`Invalid ${name}=${JSON.stringify(raw)}: expected ${res.issues[0].message}`);
+    if (!res.success) {
+      const shown = 'secret' in decl ? ` (${raw.length} characters, not shown)` : `=${JSON.stringify(raw)}`;
+      throw new Error(`Invalid ${name}${shown}: expected ${res.issues[0].message}`);
+    }
     out[name] = res.output;
   }
   if ((out.REQUEST_TIMEOUT_S as number) < (out.HEADERS_TIMEOUT_S as number)) {

@@ -1,4 +1,4 @@
-// The part of a run that transforms: it runs inside a worker thread (or inline in tool tests).
+// The part of a run that transforms: it runs inside a job process (or inline in tool tests).
 import { t, type Lang } from '../../locales/index.ts';
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from './config.ts';
 import type { AnyTool, Message, ToolContext } from './define.ts';

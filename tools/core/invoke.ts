@@ -82,14 +82,14 @@ function checkNames(field: 'file' | 'files', files: InputFile[]): void {
 }
 
 /** The quota subject and hourly limit of a caller; a key that is sent must be a live one (`invalid_api_key`). */
-export async function quotaSubjectOf(deps: Pick<KernelDeps, 'config' | 'keys'>, caller: Caller): Promise<{ subject: string; limit: number; keyed: boolean }> {
+export async function quotaSubjectOf(deps: Pick<KernelDeps, 'config' | 'keys'>, caller: Caller): Promise<{ subject: string; limit: number; keyId?: string }> {
   if (caller.apiKey === null) throw new ToolError('invalid_api_key', { messageKey: 'error-details.authorization' });
   if (caller.apiKey !== undefined) {
     const key = await deps.keys.verify(caller.apiKey);
     if (!key) throw new ToolError('invalid_api_key');
-    return { subject: `key:${key.id}`, limit: key.quota ?? deps.config.KEY_RUNS_PER_HOUR, keyed: true };
+    return { subject: `key:${key.id}`, limit: key.quota ?? deps.config.KEY_RUNS_PER_HOUR, keyId: key.id };
   }
-  return { subject: `ip:${clientOf(caller.ip)}`, limit: deps.config.ANON_RUNS_PER_HOUR, keyed: false };
+  return { subject: `ip:${clientOf(caller.ip)}`, limit: deps.config.ANON_RUNS_PER_HOUR };
 }
 
 /**
@@ -132,9 +132,9 @@ export async function openCall(deps: Omit<KernelDeps, 'jobs'>, toolId: string, c
   let subject: string;
   let limit: number;
   let taken: QuotaTake;
-  let keyed: boolean;
+  let keyId: string | undefined;
   try {
-    ({ subject, limit, keyed } = await quotaSubjectOf(deps, caller));
+    ({ subject, limit, keyId } = await quotaSubjectOf(deps, caller));
     taken = await deps.quota.take(subject, limit);
   } catch (err) {
     const e = asToolError(err);
@@ -144,7 +144,7 @@ export async function openCall(deps: Omit<KernelDeps, 'jobs'>, toolId: string, c
   const rate: RateInfo = { limit: taken.limit, remaining: taken.remaining, reset: taken.reset };
   if (!taken.allowed) {
     record('quota_exceeded', o.inputBytes ?? 0);
-    throw refusal('quota_exceeded', { retryAfter: taken.reset, rate, messageKey: keyed ? 'error-details.quota_exceeded_key' : undefined });
+    throw refusal('quota_exceeded', { retryAfter: taken.reset, rate, messageKey: keyId !== undefined ? 'error-details.quota_exceeded_key' : undefined });
   }
   let reported: Promise<RateInfo> | null = null;
   return {
@@ -155,6 +155,8 @@ export async function openCall(deps: Omit<KernelDeps, 'jobs'>, toolId: string, c
         const givenBack = outcome === 'busy';
         if (givenBack) await deps.quota.giveBack(subject, limit);
         record(outcome, inputBytes);
+        // The key's runs this hour count what its quota counted.
+        if (keyId !== undefined && !givenBack) deps.keys.recordUse(keyId).catch((err) => console.error('key use not recorded:', err));
         return givenBack ? { ...rate, remaining: rate.remaining + 1 } : rate;
       })();
       return reported;

@@ -1,14 +1,15 @@
-// Runs jobs off the event loop: a pool of worker threads with a heap bound and a time bound per run.
-// A parser that loops or balloons on a hostile file loses its worker, never the server.
-import { Piscina } from 'piscina';
+// Runs jobs off the event loop, each in a job process (process-pool.ts) with a memory bound and a time bound.
+// A parser that loops or balloons on a hostile file loses its process, never the server.
 import type { Lang } from '../../locales/index.ts';
-import { toolLimitsOf, type Config, type ToolLimits } from './config.ts';
+import { MB, toolLimitsOf, type Config, type ToolLimits } from './config.ts';
 import { ToolError, type ErrorCode } from './errors.ts';
 import { execute, type RunResult } from './execute.ts';
 import type { InputFile } from './files.ts';
-import { fullGc, RECLAIM } from './reclaim.ts';
+import type { OutputFile } from './output.ts';
+import { createProcessPool, PoolFailure } from './process-pool.ts';
+import { fullGc } from './reclaim.ts';
 import { getTool } from './registry.ts';
-import { transferables } from './transfer.ts';
+import { release } from './transfer.ts';
 
 export interface Job {
   toolId: string;
@@ -18,14 +19,6 @@ export interface Job {
   download: boolean;
   /** Set by the runner from its configuration. */
   limits?: ToolLimits;
-  /**
-   * Set by the pool runner: the worker stores in it, once it starts the run, the milliseconds elapsed since
-   * `postedAt` (at least 1; 0 = not started). Shared memory rather than a message: a MessageChannel per run
-   * cost both threads more than the rest of the hand-off (piscina's own message) did.
-   */
-  started?: Int32Array;
-  /** `performance.timeOrigin + performance.now()` when the run was handed to the pool. */
-  postedAt?: number;
 }
 
 export type JobReply =
@@ -45,104 +38,96 @@ export interface JobRunner {
 export const BUSY_RETRY_AFTER_S = 5;
 
 /**
- * A worker left idle this long exits, except one that stays warm. V8 keeps the heap a worker grew to
- * during a busy spell; letting the extra workers go gives that memory back to the system, and the warm one
- * spares a run after a quiet spell the worker start (about a second).
+ * A job process left idle this long exits, except one that stays warm. V8 keeps the heap a process grew to
+ * during a busy spell; letting the extra processes go gives that memory back to the system, and the warm one
+ * spares a run after a quiet spell the process start (about a second).
  */
 export const WORKER_IDLE_MS = 30_000;
 
-/** Most a worker may take to start and load the tools before the run's own time limit begins. */
+/** Most a job process may take to start and load the tools before the run waiting for it is given up. */
 export const WORKER_START_S = 30;
 
-/** Once no run has been in progress for this long, the main thread and a warm worker collect (reclaim.ts). */
+/** Once no run has been in progress for this long, the main thread and the idle job processes collect (reclaim.ts). */
 export const RECLAIM_AFTER_MS = 5_000;
 
 /**
- * A job worker's young generation (V8's default is 48 MB: three 16 MB semi-spaces' worth). Garbage waiting
+ * A job process's young generation (V8's default is 48 MB: three 16 MB semi-spaces' worth). Garbage waiting
  * there counts in a run's peak memory; 24 MB took 15-20 MB off every tabular task's peak at the same speed,
  * 12 MB gained nothing more, and much smaller made runs grow instead (objects promoted before they die).
  */
 export const JOB_YOUNG_GENERATION_MB = 24;
 
 /**
- * Milliseconds before the job's timer must look again (≤ 0: stop the run now), `elapsed` ms after the job was
- * posted, `since` = when the worker started it (ms after posting, 0 = not yet). A started run has `runMs`
- * from its start; another thread's clock is never trusted past what has been seen to elapse here. Until the
- * run starts its end can be no sooner than a full run from now, so the timer looks again then: a run that
- * starts late still gets its whole time, counted from its start, and one that never starts is given up
- * after `startMs` more.
+ * Heap a job process holds before any run (the tools' code and their tables, about 30 MB), added to
+ * JOB_MEMORY_MB for V8's own bound. The binding bound is the resident memory a process gains during a run
+ * (process-pool.ts), which counts buffers too; V8's is there for a heap that grows faster than it is read.
  */
-export function runTimeLeft(elapsed: number, since: number, runMs: number, startMs: number): number {
-  if (since > 0) return Math.min(since, elapsed) + runMs - elapsed;
-  const left = runMs + startMs - elapsed;
-  return left > 0 ? Math.min(left, runMs) : left;
+export const JOB_BASE_HEAP_MB = 64;
+
+type Limits = Pick<Config, 'MAX_JOBS' | 'JOB_TIMEOUT_S' | 'JOB_MEMORY_MB' | 'MAX_CELLS' | 'PDF_MAX_ROWS' | 'MAX_RESULT_MB' | 'MAX_INLINE_RESULT_MB'>;
+
+/** The job processes' module: its default export runs a Job and answers a JobReply. */
+export const WORKER_MODULE = new URL('./worker.ts', import.meta.url);
+
+/** A failure of the job process (not a verdict of the tool) as the caller's error. */
+function failureOf(err: PoolFailure, job: Job, limits: Limits): ToolError {
+  switch (err.reason) {
+    case 'time':
+      return new ToolError('too_complex', { params: { reason: 'time' }, cause: err });
+    // A process that dies during a run was, short of a bug, brought down by what the run allocated.
+    case 'memory':
+    case 'died':
+      return new ToolError('too_complex', { params: { reason: 'memory' }, cause: err });
+    case 'result':
+      return new ToolError('result_too_large', { params: { max: job.download ? limits.MAX_RESULT_MB : limits.MAX_INLINE_RESULT_MB }, cause: err });
+    case 'closed':
+      return new ToolError('busy', { retryAfter: BUSY_RETRY_AFTER_S, cause: err });
+    case 'start':
+      return new ToolError('internal_error', { cause: err });
+  }
 }
 
-type Limits = Pick<Config, 'MAX_JOBS' | 'JOB_TIMEOUT_S' | 'JOB_MEMORY_MB' | 'MAX_CELLS' | 'PDF_MAX_ROWS'>;
-
-/** The job workers' module: its default export runs a Job and answers a JobReply. */
-export const WORKER_MODULE = new URL('./worker-entry.mjs', import.meta.url);
-
 /**
- * Worker pool runner; `inline` runs in this thread instead (tests that exercise tools, not isolation).
- * `workerModule` replaces the workers' code: the bench measures the front door with a worker that answers
- * without running anything.
+ * Job processes, or `inline`: this thread instead (tests that exercise tools, not isolation). `workerModule`
+ * replaces the jobs' code: the bench measures the front door with one that answers without running anything.
  */
 export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'workers', workerModule: URL = WORKER_MODULE): JobRunner {
   const pool =
     mode === 'workers'
-      ? new Piscina({
-          filename: workerModule.href,
-          minThreads: 1,
-          maxThreads: limits.MAX_JOBS,
-          idleTimeout: WORKER_IDLE_MS,
-          resourceLimits: { maxOldGenerationSizeMb: limits.JOB_MEMORY_MB, maxYoungGenerationSizeMb: JOB_YOUNG_GENERATION_MB },
+      ? createProcessPool({
+          module: workerModule,
+          maxProcesses: limits.MAX_JOBS,
+          heapMb: limits.JOB_MEMORY_MB + JOB_BASE_HEAP_MB,
+          youngMb: JOB_YOUNG_GENERATION_MB,
+          memoryMb: limits.JOB_MEMORY_MB,
+          idleMs: WORKER_IDLE_MS,
+          startMs: WORKER_START_S * 1000,
         })
       : null;
-  // Piscina re-emits a worker's error on the pool when no run is attached to it any more, e.g. a worker
-  // stopped at the time limit that runs out of heap while it is being terminated. Unheard, that 'error'
-  // would be an uncaught exception and take the whole server down; the run itself was already answered.
-  pool?.on('error', (err: unknown) => console.error('job pool: a worker failed outside a run (replaced):', err));
   let active = 0;
   const idle: Array<() => void> = [];
   let reclaimTimer: NodeJS.Timeout | undefined;
   const reclaim = () => {
     fullGc()?.();
-    // One message per live worker: all are idle now, so each takes one (more would start a new worker).
-    for (let i = 0; pool && i < pool.threads.length; i++) pool.run(RECLAIM).catch(() => {});
+    pool?.reclaim();
   };
 
   async function runInPool(job: Job): Promise<RunResult> {
-    const ac = new AbortController();
-    // The time limit counts from the moment a worker starts the run: a worker that replaces one stopped a
-    // moment ago needs up to a second to load before it can, and that is not the run's time. The worker
-    // writes when it started; the timer, set for the earliest possible deadline, reads it when it fires.
-    const started = new Int32Array(new SharedArrayBuffer(4));
-    const postedAt = performance.timeOrigin + performance.now();
-    const posted = performance.now();
-    const runMs = limits.JOB_TIMEOUT_S * 1000;
-    const check = () => {
-      const now = performance.now();
-      const left = runTimeLeft(now - posted, Atomics.load(started, 0), runMs, WORKER_START_S * 1000);
-      if (left <= 0) ac.abort();
-      else timer = setTimeout(check, left);
-    };
-    let timer = setTimeout(check, runMs);
+    const head = { t: 'job', toolId: job.toolId, opts: job.opts, lang: job.lang, download: job.download, limits: toolLimitsOf(limits), names: job.files.map((f) => f.name) };
+    const bytes = job.files.map((f) => f.bytes);
+    const maxResultBytes = Math.ceil((job.download ? limits.MAX_RESULT_MB : limits.MAX_INLINE_RESULT_MB) * MB);
+    let reply;
     try {
-      // The uploads go to the worker without a copy: once posted, this thread never reads them again.
-      const transferList = transferables(job.files.map((f) => f.bytes));
-      const reply = (await pool!.run({ ...job, limits: toolLimitsOf(limits), started, postedAt }, { signal: ac.signal, transferList })) as JobReply;
-      if (!reply.ok) throw new ToolError(reply.code, { option: reply.option, messageKey: reply.messageKey, params: reply.params });
-      return reply.result;
+      // Once the job process has the uploads, this process never reads them again: they are let go at once.
+      reply = await pool!.run(head, bytes, { timeoutMs: limits.JOB_TIMEOUT_S * 1000, maxResultBytes, sent: () => release(bytes) });
     } catch (err) {
-      if (err instanceof ToolError) throw err;
-      // Piscina terminates the worker on abort and replaces a worker that ran out of heap.
-      if (ac.signal.aborted) throw new ToolError('too_complex', { params: { reason: 'time' }, cause: err });
-      if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') throw new ToolError('too_complex', { params: { reason: 'memory' }, cause: err });
+      if (err instanceof PoolFailure) throw failureOf(err, job, limits);
       throw err;
-    } finally {
-      clearTimeout(timer);
     }
+    const h = reply.head as unknown as JobReply & { result?: { files: Array<Omit<OutputFile, 'bytes'>> } };
+    if (!h.ok) throw new ToolError(h.code, { option: h.option, messageKey: h.messageKey, params: h.params });
+    const files = h.result.files.map((f, i) => ({ name: f.name, contentType: f.contentType, bytes: reply.files[i] }));
+    return { ...h.result, files };
   }
 
   async function runInline(job: Job): Promise<RunResult> {
@@ -176,7 +161,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
     async close(graceMs = 30_000) {
       clearTimeout(reclaimTimer);
       if (active > 0) await Promise.race([new Promise<void>((r) => idle.push(r)), new Promise((r) => setTimeout(r, graceMs).unref())]);
-      await pool?.destroy();
+      await pool?.close();
     },
   };
 }

@@ -1,8 +1,8 @@
 // Memory given back after a busy spell. V8 grows a heap under load and keeps what it grew until its next
 // full collection, which an idle process never runs: a server that has just served a burst would sit on
 // a hundred megabytes or more of garbage and empty pages. One full collection once runs stop gives most of
-// them back; a worker that has served many runs is replaced instead (worker.ts), since what its allocator
-// keeps after a collection only goes with the thread.
+// them back; a job process that has served many runs is replaced instead (process-pool.ts), since what its
+// allocator keeps after a collection only goes with the process.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -23,12 +23,4 @@ export function fullGc(): (() => void) | null {
     }
   }
   return gc;
-}
-
-/** The message a pool worker takes as "collect now" instead of a job. */
-export const RECLAIM = { reclaim: true } as const;
-export type Reclaim = typeof RECLAIM;
-
-export function isReclaim(x: unknown): x is Reclaim {
-  return typeof x === 'object' && x !== null && (x as { reclaim?: unknown }).reclaim === true;
 }

@@ -1,12 +1,10 @@
-// Which file buffers cross between the main thread and a job worker by transfer rather than by copy.
-// A structured clone copies every byte twice (into the message, out of it): for a 25 MB upload or a 30 MB
-// JSON result that is tens of milliseconds and a second copy in memory on both sides.
-import { Piscina } from 'piscina';
+// Upload buffers this process lets go of as soon as a job process has them. A 25 MB upload would otherwise
+// stay alive here, referenced by the request's handlers, until the run answers: the input held twice at once.
 
 /**
- * Only a buffer the view covers whole, and that is big enough for the copy to matter, is handed over: a
- * small Buffer may be a slice of Node's shared pool, and detaching that would break every other Buffer
- * cut from it. A buffer shared by two files is listed once (a repeated transfer is an error).
+ * Only a buffer the view covers whole, and that is big enough for it to matter, is let go: a small Buffer may
+ * be a slice of Node's shared pool, and detaching that would break every other Buffer cut from it. A buffer
+ * shared by two files is listed once.
  */
 export const TRANSFER_MIN_BYTES = 64 * 1024;
 
@@ -19,8 +17,11 @@ export function transferables(views: Iterable<Uint8Array>): ArrayBuffer[] {
   return [...list];
 }
 
-/** A worker's reply that hands its result buffers over instead of copying them (piscina's movable protocol). */
-export function movable<T extends object>(value: T, buffers: ArrayBuffer[]): T {
-  if (buffers.length === 0) return value;
-  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: value } as never) as T;
+/**
+ * Detaches the buffers `transferables` picks: their memory is freed with the clone that takes it over, which
+ * nothing keeps, and every view of them reads as empty from then on (as after a transfer to a worker).
+ */
+export function release(views: Iterable<Uint8Array>): void {
+  const buffers = transferables(views);
+  if (buffers.length > 0) structuredClone(buffers, { transfer: buffers });
 }

@@ -1,0 +1,63 @@
+// The job processes' wire (job-frames.ts): a frame comes out as it went in, whatever pieces its bytes arrive
+// in and whether they are pushed or read straight into the files' buffers; sizes out of bounds are refused
+// before any file byte is read.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FrameError, frameOf, FrameReader, FrameTooLarge, type FrameHead } from '../../tools/core/job-frames.ts';
+
+const concat = (chunks: Uint8Array[]) => Buffer.concat(chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength)));
+
+function collect(maxFileBytes = 1 << 30) {
+  const frames: Array<{ head: FrameHead; files: Uint8Array[] }> = [];
+  const reader = new FrameReader((head, files) => frames.push({ head, files }), { maxHeadBytes: 1 << 20, maxFileBytes });
+  return { frames, reader };
+}
+
+const files = [new Uint8Array([1, 2, 3]), new Uint8Array(0), Uint8Array.from({ length: 70_000 }, (_, i) => i % 251)];
+const wire = concat([...frameOf({ t: 'job', name: 'ñandú \u202e.csv' }, files), ...frameOf({ t: 'ready', rss: 5 })]);
+
+test('frames: two frames come out whole from pieces of every size, pushed', () => {
+  for (const size of [1, 2, 3, 7, 4096, 65536, wire.length]) {
+    const { frames, reader } = collect();
+    for (let at = 0; at < wire.length; at += size) reader.push(wire.subarray(at, at + size));
+    assert.equal(frames.length, 2, `pieces of ${size}`);
+    assert.deepEqual(frames[0].head, { t: 'job', name: 'ñandú \u202e.csv', sizes: [3, 0, 70_000] });
+    assert.deepEqual(frames[0].files.map((f) => Buffer.from(f)), files.map((f) => Buffer.from(f)));
+    assert.deepEqual(frames[1], { head: { t: 'ready', rss: 5 }, files: [] });
+  }
+});
+
+test('frames: file bytes read straight into target() land where they belong', () => {
+  const { frames, reader } = collect();
+  let at = 0;
+  while (at < wire.length) {
+    const target = reader.target();
+    if (target) {
+      const n = Math.min(target.length, 1000, wire.length - at);
+      target.set(wire.subarray(at, at + n));
+      reader.filled(n);
+      at += n;
+    } else {
+      reader.push(wire.subarray(at, at + 5));
+      at += 5;
+    }
+  }
+  assert.equal(frames.length, 2);
+  assert.deepEqual(frames[0].files.map((f) => Buffer.from(f)), files.map((f) => Buffer.from(f)));
+});
+
+test('frames: files past the bound, bad sizes and heads that are not JSON are refused', () => {
+  assert.throws(() => collect(70_000).reader.push(wire), FrameTooLarge);
+  const bad = (head: string) => {
+    const json = Buffer.from(head);
+    const prefix = Buffer.alloc(4);
+    prefix.writeUInt32BE(json.length);
+    return Buffer.concat([prefix, json]);
+  };
+  assert.throws(() => collect().reader.push(bad('{"sizes":[-1]}')), FrameError);
+  assert.throws(() => collect().reader.push(bad('{"sizes":[1.5]}')), FrameError);
+  assert.throws(() => collect().reader.push(bad('{"sizes":')), FrameError);
+  const huge = Buffer.alloc(4);
+  huge.writeUInt32BE(2 ** 31);
+  assert.throws(() => collect().reader.push(huge), FrameError);
+});

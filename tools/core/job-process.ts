@@ -1,0 +1,84 @@
+// A job process (started by process-pool.ts): loads the job module named by its first argument, says it is
+// ready, then runs the jobs the server sends over fd 3, one at a time, answering each with its reply. Whatever
+// a job does to this process (a heap or buffer blow-up that aborts it, a loop the server kills) costs the
+// job, never the server. The process ends when the server closes the channel, so it can outlive no server.
+import { Socket } from 'node:net';
+import { resolveLang } from '../../locales/index.ts';
+import { frameOf, FrameReader, type FrameHead } from './job-frames.ts';
+import type { Job, JobReply } from './jobs.ts';
+import { fullGc } from './reclaim.ts';
+
+/** Largest job head accepted (options and file names): far above any real one. */
+const MAX_JOB_HEAD_BYTES = 16 * 1024 * 1024;
+/** Scratch space for frame heads; a file's bytes are read straight into the file's own buffer instead. */
+const SCRATCH_BYTES = 64 * 1024;
+
+type RunJob = (job: Job) => Promise<JobReply> | JobReply;
+
+const moduleUrl = process.argv[2];
+const run = (await import(moduleUrl)).default as RunJob;
+
+const scratch = new Uint8Array(SCRATCH_BYTES);
+// Frames are handled one after the other: the server sends the next only once this one is answered.
+let queue: Promise<void> = Promise.resolve();
+const reader = new FrameReader((head, files) => (queue = queue.then(() => handle(head, files))), { maxHeadBytes: MAX_JOB_HEAD_BYTES, maxFileBytes: Number.MAX_SAFE_INTEGER });
+
+// `onread` has the socket read into the buffer given, so a file's bytes go straight into the file's own buffer.
+const channel = new Socket({
+  fd: 3,
+  readable: true,
+  writable: true,
+  onread: {
+    buffer: () => reader.target() ?? scratch,
+    callback: (n: number, buf: Uint8Array) => {
+      try {
+        if (buf === scratch) reader.push(scratch.subarray(0, n));
+        else reader.filled(n);
+      } catch (err) {
+        console.error('job process: unreadable frame from the server:', err);
+        process.exit(1);
+      }
+      return true;
+    },
+  },
+});
+// No server at the other end any more: nothing left to do.
+channel.on('end', () => process.exit(0));
+channel.on('close', () => process.exit(0));
+channel.on('error', () => process.exit(0));
+
+function send(head: Record<string, unknown>, files: Uint8Array[] = []): void {
+  channel.cork();
+  for (const chunk of frameOf(head, files)) channel.write(chunk);
+  channel.uncork();
+}
+
+async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
+  if (head.t === 'reclaim') {
+    fullGc()?.();
+    send({ t: 'collected', rss: process.memoryUsage.rss() });
+    return;
+  }
+  const names = head.names as string[];
+  const job: Job = {
+    toolId: head.toolId as string,
+    opts: head.opts as Record<string, unknown>,
+    lang: resolveLang(head.lang),
+    download: head.download === true,
+    limits: head.limits as Job['limits'],
+    files: names.map((name, i) => ({ name, bytes: files[i] })),
+  };
+  let reply: JobReply;
+  try {
+    reply = await run(job);
+  } catch (err) {
+    console.error('job module failed:', err);
+    reply = { ok: false, code: 'internal_error' };
+  }
+  if (!reply.ok) return send({ t: 'reply', ...reply });
+  const { files: out, ...rest } = reply.result;
+  // No memory figure here: reading it costs a small run more than its hand-off (the server watches it instead).
+  send({ t: 'reply', ok: true, result: { ...rest, files: out.map((f) => ({ name: f.name, contentType: f.contentType })) } }, out.map((f) => f.bytes));
+}
+
+send({ t: 'ready', rss: process.memoryUsage.rss() });

@@ -1,0 +1,454 @@
+// The job processes: a small supervisor over child processes that run one job at a time each. A worker thread
+// is no wall (a thread that exhausts its heap in some allocation shapes aborts the whole process, nodejs/node
+// issue 47224); a process is: whatever a job does to its own, the server goes on. Each process has a V8 heap
+// bound, and its resident memory is read from here while it works, so that buffers outside the heap count
+// too; a process past its memory or its time is killed, and its job answered.
+//
+// The wire is job-frames.ts over a Unix socket, and both ends read with `onread`: a file's bytes go from the
+// socket straight into the buffer the file will live in, with no chunks to copy or collect. child_process's
+// own channel (JSON or advanced serialization) copies every byte several times, and stdio pipes cannot read
+// that way on this side; so each process gets a connection made here (to a listener in a private folder)
+// as its fd 3.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { frameOf, FrameReader, FrameTooLarge, type FrameHead } from './job-frames.ts';
+
+export interface PoolOptions {
+  /** The job module each process loads (its default export runs a Job). */
+  module: URL;
+  maxProcesses: number;
+  /** V8 old-generation bound of each process (`--max-old-space-size`), in MB. */
+  heapMb: number;
+  /** V8 young-generation size, in MB (three semi-spaces). */
+  youngMb: number;
+  /** Resident memory a process may gain over what it held once ready, in MB; past it, its job is stopped. */
+  memoryMb: number;
+  /** An idle process beyond the first exits after this long. */
+  idleMs: number;
+  /** Most a process may take to load before the job waiting for it is given up. */
+  startMs: number;
+}
+
+/** Why a run ended without a reply. */
+export type PoolFailureReason = 'time' | 'memory' | 'died' | 'result' | 'start' | 'closed';
+
+export class PoolFailure extends Error {
+  readonly reason: PoolFailureReason;
+  constructor(reason: PoolFailureReason, detail: string) {
+    super(`job process: ${reason} (${detail})`);
+    this.reason = reason;
+  }
+}
+
+export interface PoolReply {
+  head: FrameHead;
+  files: Uint8Array[];
+}
+
+/** How often the resident memory of busy processes is read (/proc/<pid>/statm, a few microseconds each). */
+export const MEMORY_CHECK_MS = 20;
+/** Memory a process may keep after a job before it collects (at least this, or an eighth of its bound). */
+const COLLECT_OVER_MB = 64;
+/** Runs after which a process is replaced at the next quiet spell: what its allocator keeps goes with it. */
+export const RECYCLE_AFTER_RUNS = 200;
+/** Time an ended process gets to exit on its own before it is killed. */
+const EXIT_GRACE_MS = 2_000;
+/** Frame heads from a job process: a preview of 20 rows of long cells can be large, never this large. */
+const MAX_REPLY_HEAD_BYTES = 512 * 1024 * 1024;
+
+const ENTRY = fileURLToPath(new URL('./job-process.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
+const MB = 1024 * 1024;
+
+/**
+ * Bytes per page of /proc/<pid>/statm, found once by reading this process's resident pages next to its
+ * resident bytes; null where there is no /proc (not Linux), and then no process is watched.
+ */
+const PAGE_BYTES: number | null = (() => {
+  try {
+    const pages = Number(readFileSync('/proc/self/statm', 'latin1').split(' ')[1]);
+    const ratio = process.memoryUsage.rss() / pages;
+    return 2 ** Math.round(Math.log2(ratio));
+  } catch {
+    return null;
+  }
+})();
+
+/**
+ * Reads a process's resident memory from /proc/<pid>/statm: opened once, read again from its start each
+ * time (a few microseconds, where /proc/<pid>/status costs a hundred and more on a busy machine).
+ */
+export function residentReader(pid: number): { bytes(): number | null; close(): void } | null {
+  if (PAGE_BYTES === null) return null;
+  let fd: number;
+  try {
+    fd = openSync(`/proc/${pid}/statm`, 'r');
+  } catch {
+    return null;
+  }
+  const buf = Buffer.alloc(128);
+  return {
+    bytes() {
+      try {
+        const n = readSync(fd, buf, 0, buf.length, 0);
+        const pages = Number(buf.toString('latin1', 0, n).split(' ')[1]);
+        return Number.isFinite(pages) ? pages * PAGE_BYTES! : null;
+      } catch {
+        return null;
+      }
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+interface Pending {
+  resolve(reply: PoolReply): void;
+  reject(err: PoolFailure): void;
+  timer: NodeJS.Timeout;
+}
+
+interface JobProcess {
+  state: 'starting' | 'idle' | 'busy' | 'gone';
+  child: ChildProcess | null;
+  channel: Socket | null;
+  reader: FrameReader;
+  ready: boolean;
+  /** Resident bytes once loaded: the base a job's memory is counted from. */
+  readyRss: number;
+  /** The most resident bytes seen during the current (or last) job. */
+  peakRss: number;
+  resident: ReturnType<typeof residentReader>;
+  runs: number;
+  pending: Pending | null;
+  idleTimer: NodeJS.Timeout | undefined;
+  exited: Promise<void>;
+  markExited(): void;
+}
+
+export interface ProcessPool {
+  /**
+   * Runs one job frame on a process and resolves with its reply frame; rejects with a PoolFailure. `sent` is
+   * called once the job's bytes are all written (the process has them, or the kernel holds the rest).
+   */
+  run(head: Record<string, unknown>, files: Uint8Array[], o: { timeoutMs: number; maxResultBytes: number; sent?: () => void }): Promise<PoolReply>;
+  /** Idle processes collect their garbage; those that have served many runs are replaced. */
+  reclaim(): void;
+  /** Processes alive (starting, idle or busy). */
+  readonly size: number;
+  close(): Promise<void>;
+}
+
+/** The listener job processes' connections are made through, in a folder only this user can enter. */
+async function listener(onConnection: (s: Socket) => void): Promise<{ server: Server; dir: string; path: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'st-jobs-'));
+  const path = join(dir, 'jobs.sock');
+  const server = createServer(onConnection);
+  server.listen(path);
+  await once(server, 'listening');
+  server.unref();
+  return { server, dir, path };
+}
+
+export function createProcessPool(o: PoolOptions): ProcessPool {
+  const procs = new Set<JobProcess>();
+  const waiters: Array<{ take(p: JobProcess): void; fail(err: PoolFailure): void }> = [];
+  let closed = false;
+  let watch: NodeJS.Timeout | undefined;
+  let listening: ReturnType<typeof listener> | undefined;
+  // The connection being made: the only one the listener accepts (any other is closed at once).
+  let accept: ((s: Socket) => void) | null = null;
+  // Connections are made one at a time, so that the one accepted is the one just made.
+  let connecting: Promise<void> = Promise.resolve();
+  // Where frame heads are read (a file's bytes go into its own buffer): reads are handled one at a time, and
+  // each is consumed before the next, so every process can share it.
+  const scratch = new Uint8Array(64 * 1024);
+
+  function start(): JobProcess {
+    let markExited!: () => void;
+    const exited = new Promise<void>((resolve) => (markExited = resolve));
+    const p: JobProcess = { state: 'starting', child: null, channel: null, ready: false, readyRss: 0, peakRss: 0, resident: null, runs: 0, pending: null, idleTimer: undefined, exited, markExited, reader: null as unknown as FrameReader };
+    p.reader = new FrameReader((head, files) => onFrame(p, head, files), { maxHeadBytes: MAX_REPLY_HEAD_BYTES, maxFileBytes: 0 });
+    procs.add(p);
+    connecting = connecting.then(() => launch(p)).catch((err: unknown) => {
+      console.error('job process: cannot start:', err);
+      failedStart(p, String(err));
+    });
+    return p;
+  }
+
+  async function launch(p: JobProcess): Promise<void> {
+    listening ??= listener((s) => {
+      const take = accept;
+      accept = null;
+      if (take) take(s);
+      else s.destroy();
+    });
+    const { path } = await listening;
+    // Closed or killed while it waited for its turn (read through a call: the awaits change it).
+    const gone = () => p.state === 'gone';
+    if (gone()) return p.markExited();
+    const accepted = new Promise<Socket>((resolve) => (accept = resolve));
+    const channel = connect({
+      path,
+      onread: {
+        buffer: () => p.reader.target() ?? scratch,
+        callback: (n: number, buf: Uint8Array) => {
+          if (gone()) return true;
+          try {
+            if (buf === scratch) p.reader.push(scratch.subarray(0, n));
+            else p.reader.filled(n);
+          } catch (err) {
+            kill(p, err instanceof FrameTooLarge ? 'result' : 'died', (err as Error).message);
+          }
+          return true;
+        },
+      },
+    });
+    channel.on('error', () => {});
+    try {
+      await once(channel, 'connect');
+    } catch (err) {
+      accept = null;
+      throw err;
+    }
+    const childEnd = await accepted;
+    const args = ['--import', TSX, `--max-old-space-size=${o.heapMb}`, `--max-semi-space-size=${Math.max(1, Math.floor(o.youngMb / 3))}`, ENTRY, o.module.href];
+    // Its own process group: a Ctrl-C meant for the server (which lets runs in flight finish) is not its own.
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', childEnd], detached: true });
+    childEnd.destroy();
+    p.child = child;
+    p.channel = channel;
+    p.resident = child.pid === undefined ? null : residentReader(child.pid);
+    child.once('exit', (code, signal) => onExit(p, code, signal));
+    child.once('error', (err) => onExit(p, null, null, err));
+    if (gone()) {
+      child.kill('SIGKILL');
+      channel.destroy();
+    } else idleRefs(p, true);
+  }
+
+  /** An idle process keeps neither the event loop nor a test alive; a busy one does. */
+  function idleRefs(p: JobProcess, idle: boolean): void {
+    if (idle) {
+      p.child?.unref();
+      p.channel?.unref();
+    } else {
+      p.child?.ref();
+      p.channel?.ref();
+    }
+  }
+
+  function onFrame(p: JobProcess, head: FrameHead, files: Uint8Array[]): void {
+    if (p.state === 'gone') return;
+    const rss = typeof head.rss === 'number' ? head.rss : 0;
+    if (head.t === 'ready') {
+      p.ready = true;
+      p.readyRss = rss;
+      release(p);
+    } else if (head.t === 'reply' && p.pending) {
+      const pending = p.pending;
+      p.pending = null;
+      clearTimeout(pending.timer);
+      p.runs++;
+      stopWatchIfIdle();
+      pending.resolve({ head, files });
+      // A process seen holding much memory during its job collects before it takes the next one.
+      if (p.peakRss - p.readyRss > Math.max(COLLECT_OVER_MB * MB, (o.memoryMb * MB) / 8)) send(p, { t: 'reclaim' });
+      else release(p);
+    } else if (head.t === 'collected') {
+      // Collected and still large: what it keeps is fragmentation that only a new process gives back.
+      if (rss - p.readyRss > (o.memoryMb * MB) / 2) retire(p);
+      else release(p);
+    } else {
+      kill(p, 'died', `unexpected frame ${String(head.t)}`);
+    }
+  }
+
+  function send(p: JobProcess, head: Record<string, unknown>, files: Uint8Array[] = [], sent?: () => void): void {
+    const channel = p.channel!;
+    const chunks = frameOf(head, files);
+    channel.cork();
+    chunks.forEach((c, i) => channel.write(c, i === chunks.length - 1 && sent ? () => sent() : undefined));
+    channel.uncork();
+  }
+
+  /** A process free for work: to the first run waiting for one, else idle. */
+  function release(p: JobProcess): void {
+    if (p.state === 'gone') return;
+    const waiter = waiters.shift();
+    if (waiter) {
+      p.state = 'busy';
+      waiter.take(p);
+      return;
+    }
+    p.state = 'idle';
+    idleRefs(p, true);
+    if (procs.size > 1) {
+      p.idleTimer = setTimeout(() => p.state === 'idle' && procs.size > 1 && retire(p), o.idleMs);
+      p.idleTimer.unref();
+    }
+  }
+
+  function acquire(): Promise<JobProcess> {
+    for (const p of procs) {
+      if (p.state === 'idle') {
+        clearTimeout(p.idleTimer);
+        p.state = 'busy';
+        return Promise.resolve(p);
+      }
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const i = waiters.indexOf(waiter);
+        if (i >= 0) waiters.splice(i, 1);
+        reject(new PoolFailure('start', `no process ready within ${o.startMs} ms`));
+      }, o.startMs);
+      const waiter = {
+        take: (p: JobProcess) => (clearTimeout(timer), resolve(p)),
+        fail: (err: PoolFailure) => (clearTimeout(timer), reject(err)),
+      };
+      waiters.push(waiter);
+      // Every process is busy, collecting, or starting for an earlier waiter: one more, within the bound.
+      const starting = [...procs].filter((p) => p.state === 'starting').length;
+      if (starting < waiters.length && procs.size < o.maxProcesses) start();
+    });
+  }
+
+  function forget(p: JobProcess): void {
+    p.state = 'gone';
+    procs.delete(p);
+    clearTimeout(p.idleTimer);
+    p.resident?.close();
+    p.resident = null;
+  }
+
+  /** Ends a process that is not running a job: it exits once its channel closes. */
+  function retire(p: JobProcess): void {
+    if (p.state === 'gone') return;
+    forget(p);
+    if (p.child) {
+      p.channel?.end();
+      const child = p.child;
+      setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), EXIT_GRACE_MS).unref();
+    }
+    if (!closed && procs.size === 0) start();
+  }
+
+  /** Stops a process now; its job, if any, is answered with `reason`. */
+  function kill(p: JobProcess, reason: PoolFailureReason, detail: string): void {
+    if (p.state === 'gone') return;
+    forget(p);
+    p.child?.kill('SIGKILL');
+    p.channel?.destroy();
+    const pending = p.pending;
+    p.pending = null;
+    if (pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new PoolFailure(reason, detail));
+    }
+    if (!closed && (procs.size === 0 || waiters.length > 0) && procs.size < o.maxProcesses) start();
+    stopWatchIfIdle();
+  }
+
+  /** A process that could not start or load: one waiting run is told (never endless restarts of it). */
+  function failedStart(p: JobProcess, detail: string): void {
+    if (p.state !== 'gone') {
+      forget(p);
+      waiters.shift()?.fail(new PoolFailure('start', detail));
+    }
+    p.channel?.destroy();
+    if (!p.child) p.markExited();
+  }
+
+  function onExit(p: JobProcess, code: number | null, signal: NodeJS.Signals | null, err?: Error): void {
+    p.channel?.destroy();
+    p.markExited();
+    if (p.state === 'gone') return;
+    const detail = err ? err.message : `exit ${code ?? signal}`;
+    if (!p.ready) {
+      console.error(`job process ${p.child?.pid} ended before it was ready (${detail})`);
+      return failedStart(p, detail);
+    }
+    if (p.pending) console.error(`job process ${p.child?.pid} died during a job (${detail}): the job is answered too_complex`);
+    kill(p, 'died', detail);
+  }
+
+  /** While any job runs, the resident memory of busy processes is read every MEMORY_CHECK_MS. */
+  function watchMemory(): void {
+    if (watch) return;
+    watch = setInterval(() => {
+      for (const p of procs) {
+        if (!p.pending) continue;
+        const rss = p.resident?.bytes() ?? null;
+        if (rss === null) continue;
+        p.peakRss = Math.max(p.peakRss, rss);
+        if (rss - p.readyRss > o.memoryMb * MB) kill(p, 'memory', `${Math.round(rss / MB)} MB resident`);
+      }
+      stopWatchIfIdle();
+    }, MEMORY_CHECK_MS);
+  }
+
+  function stopWatchIfIdle(): void {
+    if (watch && ![...procs].some((p) => p.pending)) {
+      clearInterval(watch);
+      watch = undefined;
+    }
+  }
+
+  // One process is started at once, so that the first run does not wait for it to load.
+  start();
+
+  return {
+    get size() {
+      return procs.size;
+    },
+    async run(head, files, r) {
+      if (closed) throw new PoolFailure('closed', 'the pool is closed');
+      const p = await acquire();
+      return new Promise<PoolReply>((resolve, reject) => {
+        // The run's time counts from here, once a process is ready and has the job: the time a process took
+        // to load (after one was killed a moment ago, say) is not the run's.
+        const timer = setTimeout(() => kill(p, 'time', `over ${r.timeoutMs} ms`), r.timeoutMs);
+        p.pending = { resolve, reject, timer };
+        p.peakRss = 0;
+        p.reader.maxFileBytes = r.maxResultBytes;
+        idleRefs(p, false);
+        watchMemory();
+        send(p, head, files, r.sent);
+      });
+    },
+    reclaim() {
+      for (const p of procs) {
+        if (p.state !== 'idle') continue;
+        clearTimeout(p.idleTimer);
+        if (p.runs >= RECYCLE_AFTER_RUNS) retire(p);
+        else {
+          p.state = 'busy';
+          send(p, { t: 'reclaim' });
+        }
+      }
+    },
+    async close() {
+      closed = true;
+      for (const w of waiters.splice(0)) w.fail(new PoolFailure('closed', 'the pool is closed'));
+      const all = [...procs];
+      for (const p of all) {
+        // Held until it has exited, so that whoever awaits this close is kept alive until then.
+        idleRefs(p, false);
+        if (p.state === 'idle') retire(p);
+        else kill(p, 'closed', 'the pool is closed');
+      }
+      await Promise.all(all.map((p) => p.exited));
+      if (listening) {
+        const { server, dir } = await listening;
+        server.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
