@@ -49,13 +49,12 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
     try {
       res.locals.lang = requestLang(req);
       const tool = getTool(String(req.params.tool));
-      // A run that cannot start (a bad key, no quota left, every slot taken, too many bodies in flight) is
-      // answered before its body is read; an admitted body holds its share of the budget until the answer is
-      // sent, and its call is counted from here, so a body refused while it is read counts like any run.
+      // The run is counted from here, before its body is read: a bad key or no quota left is answered at
+      // once, and a body refused while it is read counts like any run refused for its input.
       const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
-      const { call, release } = await kernel.admission.run(tool.id, callerOf(req), declared);
+      const caller = callerOf(req);
+      const call = await kernel.admission.open(tool.id, caller, declared);
       res.locals.call = call;
-      res.on('close', release);
       const download = parseDownload(req.query.download);
       const kind = req.is(ACCEPTED_TYPES);
       if (kind === null) throw new RequestError('invalid_option', 'rest.errors.empty_body');
@@ -73,6 +72,9 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
       }
       const locals: RunLocals = { download, kind: kind === 'application/json' ? 'json' : 'multipart' };
       res.locals.run = locals;
+      // A run that cannot start (every slot taken, or too many bodies in flight) is answered before its body
+      // is read; an admitted body holds its share of the budget until the answer is sent.
+      res.on('close', await kernel.admission.reserve(call, caller, declared));
     } catch (err) {
       discardRest(req, bodyLimit, res);
       // Answered here, as the bridge's error handler would: a refusal (busy above all, which a client

@@ -5,7 +5,8 @@
 //   (`invalid_api_key`), then quota (`quota_exceeded`). So a body refused while it is read (malformed, too
 //   large) counts like any run refused for its input, and a client past its quota, whatever it sends, is
 //   refused before its body costs anything: a flood of bad bodies is bounded by the quota.
-// - Then, when every job slot is taken, the run is refused at once as `busy`, its run given back.
+// - Then, once what the headers say is checked (as invoke checks the input before it asks for a slot), the
+//   run is refused at once as `busy` when every job slot is taken, its run given back.
 // - Bodies admitted and not yet answered hold at most (MAX_JOBS + 2) full request bodies: enough for every
 //   slot to run while the next bodies arrive, and a bound on what concurrent uploads can hold in memory.
 //   A body declares its size (Content-Length), or is counted as the largest one allowed. One client
@@ -22,11 +23,13 @@ import { getTool } from './registry.ts';
 export interface Admission {
   /** Bytes of request bodies admitted and not yet answered. */
   readonly inFlight: number;
+  /** Opens a tool run before its body is read, as invoke would open it (key, quota); throws what invoke would answer. */
+  open(toolId: string, caller: Caller, declaredBytes: number | undefined): Promise<Call>;
   /**
-   * Opens a tool run and admits its body; resolves with the call (to hand to invoke, or to end with the
-   * refusal of a body that cannot be read) and the body's release. Throws what invoke would answer now.
+   * Admits the body of an opened run: resolves with its release, or ends the call as `busy` (its run given
+   * back) and throws that refusal when every job slot is taken or the body does not fit the budget.
    */
-  run(toolId: string, caller: Caller, declaredBytes: number | undefined): Promise<{ call: Call; release: () => void }>;
+  reserve(call: Call, caller: Caller, declaredBytes: number | undefined): Promise<() => void>;
   /** Admits any other body (an MCP message) from `address` within the same budget; throws `busy` past it. */
   body(address: string, declaredBytes: number | undefined): () => void;
   /**
@@ -69,12 +72,13 @@ export function createAdmission(deps: KernelDeps): Admission {
     get inFlight() {
       return inFlight;
     },
-    async run(toolId, caller, declaredBytes) {
-      const tool = getTool(toolId);
-      const call = await openCall(deps, tool.id, caller, { inputBytes: declaredBytes ?? 0 });
+    open(toolId, caller, declaredBytes) {
+      return openCall(deps, getTool(toolId).id, caller, { inputBytes: declaredBytes ?? 0 });
+    },
+    async reserve(call, caller, declaredBytes) {
       const address = clientOf(caller.ip);
       const claim = claimOf(declaredBytes);
-      if (deps.jobs.active < deps.config.MAX_JOBS && fits(address, claim)) return { call, release: reserve(address, claim) };
+      if (deps.jobs.active < deps.config.MAX_JOBS && fits(address, claim)) return reserve(address, claim);
       throw busy(await call.end('busy', declaredBytes ?? 0));
     },
     async exhausted(caller) {
