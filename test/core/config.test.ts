@@ -24,6 +24,7 @@ test('config: a bad value names the variable', () => {
   assert.throws(() => parseConfig({ JOB_TIMEOUT_S: '-1' }), /JOB_TIMEOUT_S/);
   assert.throws(() => parseConfig({ REDIS_URL: 'localhost:6379' }), /REDIS_URL/);
   assert.throws(() => parseConfig({ REDIS_URL: 'http://localhost' }), /REDIS_URL/);
+  assert.equal(parseConfig({ REDIS_URL: 'redis://cache:6379/2' }).REDIS_URL, 'redis://cache:6379/2');
 });
 
 test('config: lists and fractional timeouts parse', () => {

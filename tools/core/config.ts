@@ -149,7 +149,6 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   }
   const given = (name: 'MAX_JOBS' | 'JOB_MEMORY_MB') => (derived.has(name) ? undefined : (out[name] as number));
   Object.assign(out, jobDefaults(machine, bodyLimitBytes(out as { MAX_INPUT_MB: number }) / MB, { MAX_JOBS: given('MAX_JOBS'), JOB_MEMORY_MB: given('JOB_MEMORY_MB') }));
-  if (out.REDIS_URL) throw new Error('REDIS_URL is set, but the Redis store is not implemented yet: unset REDIS_URL to use the built-in store.');
   return Object.freeze(out) as Config;
 }
 
