@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readCgroupLimits } from '../../tools/core/cgroup.ts';
-import { bodyLimitBytes, jobDefaults, MB, parseConfig, readMachine } from '../../tools/core/config.ts';
+import { bodyLimitBytes, footprintMb as footprint, jobDefaults, MB, parseConfig, readMachine } from '../../tools/core/config.ts';
 
 const GB = 1024 * MB;
 const V1_UNLIMITED = '9223372036854771712';
@@ -102,7 +102,7 @@ test('machine: the CPU quota is rounded up and never exceeds the cores the proce
 
 const body = bodyLimitBytes({ MAX_INPUT_MB: 25 }) / MB;
 /** What the server and its runs may hold at once under the derived values (see jobDefaults). */
-const footprintMb = (d: { MAX_JOBS: number; JOB_MEMORY_MB: number }) => 128 + (d.MAX_JOBS + 2) * body + d.MAX_JOBS * (d.JOB_MEMORY_MB + 64);
+const footprintMb = (d: { MAX_JOBS: number; JOB_MEMORY_MB: number }) => footprint(d.MAX_JOBS, d.JOB_MEMORY_MB, body);
 
 test('defaults: no memory limit keeps one job per core with the 1024 MB heap, as on a laptop', () => {
   assert.deepEqual(jobDefaults({ cpus: 8, memoryBytes: null }, body, {}), { MAX_JOBS: 8, JOB_MEMORY_MB: 1024 });

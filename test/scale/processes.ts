@@ -1,7 +1,7 @@
 // Real processes for the scale tests: a redis-server of the tests' own on a free loopback port, and service
 // replicas started as `npm start` runs them. Every one is stopped by the test that started it, in `finally`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ export interface Proc {
   kill(): Promise<void>;
 }
 
-function track(child: ChildProcess): Proc {
+export function trackProc(child: ChildProcess): Proc {
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
@@ -80,7 +80,7 @@ export async function redisServer(): Promise<RedisServer> {
     url: `redis://127.0.0.1:${port}`,
     async start() {
       const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'notice'], { stdio: ['ignore', 'pipe', 'pipe'] });
-      proc = track(child);
+      proc = trackProc(child);
       await proc.waitFor(/Ready to accept connections/);
     },
     async stop() {
@@ -92,13 +92,15 @@ export async function redisServer(): Promise<RedisServer> {
   return server;
 }
 
-/** A replica of the service (mcp/main.ts) on a free port, with its own DATA_DIR unless `env` says. */
+/** A replica of the service (mcp/main.ts) on a free port, with a DATA_DIR of its own, removed once it is gone. */
 export async function startReplica(env: Record<string, string>): Promise<Proc & { url: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'st-replica-'));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'st-replica-')), ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const proc = track(child);
+  const proc = trackProc(child);
+  void proc.exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   try {
     const m = await proc.waitFor(/listening on (http:\/\/\S+)/);
     return { ...proc, url: m[1] };

@@ -111,6 +111,11 @@ const SERVER_BASE_MB = 128;
 /** What a run holds besides its old-generation heap: young generation, the worker's own code and buffers. */
 const JOB_OVERHEAD_MB = 64;
 
+/** Memory (MB) the server and `jobs` runs of `heapMb` each may hold at once, with request bodies of `bodyMb`. */
+export function footprintMb(jobs: number, heapMb: number, bodyMb: number): number {
+  return SERVER_BASE_MB + (jobs + 2) * bodyMb + jobs * (heapMb + JOB_OVERHEAD_MB);
+}
+
 /**
  * MAX_JOBS and JOB_MEMORY_MB for the variables left unset. Under a memory limit M (MB), the server keeps its
  * base and the request bodies admission lets in ((jobs + 2) bodies of `bodyMb`), and each run its heap plus
