@@ -46,7 +46,8 @@ test('image file set: production dependencies only, non-root, read-only tree, on
   const all = instructions();
   const stages = stagesOf(all);
   const [build, final] = [stages[0], stages.at(-1)!];
-  const root = mkdtempSync(join(tmpdir(), 'st-image-'));
+  // Under /tmp itself: the user nobody must be able to reach it, which a private TMPDIR may not allow.
+  const root = mkdtempSync(join(existsSync('/tmp') ? '/tmp' : tmpdir(), 'st-image-'));
   chmodSync(root, 0o755);
   let proc: (Proc & { url: string }) | undefined;
   try {
