@@ -66,11 +66,11 @@ function filesFromArgs(field: 'file' | 'files', args: Record<string, unknown>, m
 }
 
 /** The quota subject and hourly limit of a caller; a key that is sent must be a live one (`invalid_api_key`). */
-export async function quotaSubjectOf(deps: Pick<KernelDeps, 'config' | 'keys'>, caller: Caller): Promise<{ subject: string; limit: number; keyId?: string }> {
+export async function quotaSubjectOf(deps: Pick<KernelDeps, 'config' | 'keys'>, caller: Caller): Promise<{ subject: string; limit: number }> {
   if (caller.apiKey !== undefined && caller.apiKey !== null) {
     const key = await deps.keys.verify(caller.apiKey);
     if (!key) throw new ToolError('invalid_api_key');
-    return { subject: `key:${key.id}`, limit: key.quota ?? deps.config.KEY_RUNS_PER_HOUR, keyId: key.id };
+    return { subject: `key:${key.id}`, limit: key.quota ?? deps.config.KEY_RUNS_PER_HOUR };
   }
   return { subject: `ip:${caller.ip}`, limit: deps.config.ANON_RUNS_PER_HOUR };
 }
@@ -90,9 +90,8 @@ export function createInvoke(deps: KernelDeps) {
     let counted = false;
     let subject = '';
     let limit = 0;
-    let keyId: string | undefined;
     try {
-      ({ subject, limit, keyId } = await quotaSubjectOf(deps, caller));
+      ({ subject, limit } = await quotaSubjectOf(deps, caller));
       const taken = await deps.quota.take(subject, limit);
       rate = { limit: taken.limit, remaining: taken.remaining, reset: taken.reset };
       if (!taken.allowed) throw new ToolError('quota_exceeded', { retryAfter: taken.reset });
@@ -124,8 +123,6 @@ export function createInvoke(deps: KernelDeps) {
       throw e;
     } finally {
       deps.usage.record({ tool: tool.id, durationMs: performance.now() - started, inputBytes, outcome });
-      // The key's runs this hour count what its quota counted (a busy refusal was given back).
-      if (keyId !== undefined && counted && outcome !== 'busy') deps.keys.recordUse(keyId).catch((err) => console.error('key use not recorded:', err));
     }
   };
 }
