@@ -80,13 +80,12 @@ export function createAdminRouter(kernel: Kernel): express.Router {
   /** The keys with their use this hour, newest first, and the quota of a key that has none of its own. */
   async function listing() {
     const keys = await kernel.keys.list();
-    const usage = await kernel.keys.usage(keys.map((k) => k.id));
+    const ids = keys.map((k) => k.id);
+    const [hours, last] = await Promise.all([Promise.all(ids.map((id) => kernel.keys.usage(id, 1))), kernel.keys.lastUsed(ids)]);
     return {
       ok: true,
       defaultQuota: kernel.config.KEY_RUNS_PER_HOUR,
-      keys: keys
-        .map((k) => ({ ...k, runsThisHour: usage.get(k.id)?.runsThisHour ?? 0, lastUsedAt: usage.get(k.id)?.lastUsedAt ?? null }))
-        .reverse(),
+      keys: keys.map((k, i) => ({ ...k, runsThisHour: hours[i]?.at(-1)?.runs ?? 0, lastUsedAt: last.get(k.id) ?? null })).reverse(),
     };
   }
 

@@ -27,7 +27,7 @@ test('package: the tarball of npm pack holds the command and no tests, and runs 
     assert.equal(packed.code, 0, packed.stderr);
     const [info] = JSON.parse(packed.stdout.toString('utf8')) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const paths = info.files.map((f) => f.path);
-    for (const needed of ['cli/bin.mjs', 'cli/main.ts', 'web/public/index.html', 'locales/es.json', 'tools/core/worker-entry.mjs', 'mcp/main.ts']) assert.ok(paths.includes(needed), needed);
+    for (const needed of ['cli/bin.mjs', 'cli/main.ts', 'web/public/index.html', 'locales/es.json', 'tools/core/job-process.ts', 'mcp/main.ts']) assert.ok(paths.includes(needed), needed);
     assert.deepEqual(paths.filter((p) => /^(test|bench|node_modules|data)\//.test(p)), [], 'no tests, benchmarks or data in the package');
 
     const project = join(dir, 'project');

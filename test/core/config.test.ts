@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { CONFIG_VARIABLES, bodyLimitBytes, parseConfig } from '../../tools/core/config.ts';
 
 test('config: every variable has a working default', () => {
-  const c = parseConfig({});
+  const c = parseConfig({}, { cpus: availableParallelism(), memoryBytes: null });
   assert.equal(c.PORT, 3000);
   assert.equal(c.MAX_INPUT_MB, 25);
   assert.equal(c.MAX_INLINE_RESULT_MB, 8);
@@ -22,7 +22,9 @@ test('config: a bad value names the variable', () => {
   assert.throws(() => parseConfig({ PORT: 'abc' }), /PORT/);
   assert.throws(() => parseConfig({ MAX_JOBS: '0' }), /MAX_JOBS/);
   assert.throws(() => parseConfig({ JOB_TIMEOUT_S: '-1' }), /JOB_TIMEOUT_S/);
-  assert.throws(() => parseConfig({ REDIS_URL: 'redis://localhost' }), /REDIS_URL/);
+  assert.throws(() => parseConfig({ REDIS_URL: 'localhost:6379' }), /REDIS_URL/);
+  assert.throws(() => parseConfig({ REDIS_URL: 'http://localhost' }), /REDIS_URL/);
+  assert.equal(parseConfig({ REDIS_URL: 'redis://cache:6379/2' }).REDIS_URL, 'redis://cache:6379/2');
 });
 
 test('config: lists and fractional timeouts parse', () => {

@@ -2,6 +2,7 @@
 // The declaration below is also the source of the README configuration table.
 import { availableParallelism } from 'node:os';
 import * as v from 'valibot';
+import { readCgroupLimits } from './cgroup.ts';
 
 const int = (min: number, max: number) =>
   v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, `a whole number from ${min} to ${max}`), v.transform(Number), v.minValue(min), v.maxValue(max));
@@ -9,6 +10,11 @@ const num = (min: number, max: number) =>
   v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, `a number from ${min} to ${max}`), v.transform(Number), v.minValue(min), v.maxValue(max));
 const list = v.pipe(v.string(), v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)));
 const text = v.pipe(v.string(), v.trim());
+const redisUrl = v.pipe(
+  v.string(),
+  v.trim(),
+  v.check((s) => s === '' || (URL.canParse(s) && ['redis:', 'rediss:'].includes(new URL(s).protocol)), 'a redis:// or rediss:// URL'),
+);
 
 /** An absolute http(s) URL with a host, optionally a path, and no credentials, query or fragment. */
 function isBaseUrl(s: string): boolean {
@@ -48,23 +54,44 @@ export const CONFIG_VARIABLES = {
   MAX_INPUT_MB: variable({ schema: num(0.001, 1024), default: '25', description: 'Decoded size of all input files of one call together, in MB. The request body limits follow from it.' }),
   MAX_INLINE_RESULT_MB: variable({ schema: num(0.001, 1024), default: '8', description: 'Largest result returned as base64 inside JSON; above it the call gets `result_too_large` and should use `download=true`.' }),
   MAX_RESULT_MB: variable({ schema: num(0.001, 4096), default: '100', description: 'Largest result returned with `download=true`, in MB.' }),
-  MAX_JOBS: variable({ schema: int(1, 1024), default: String(availableParallelism()), shownDefault: 'number of CPU cores', description: 'Runs executed at once; one more gets 503 `busy` with `Retry-After`.' }),
+  MAX_JOBS: variable({
+    schema: int(1, 1024),
+    default: '',
+    shownDefault: 'CPU cores, within the cgroup limits',
+    description:
+      "Runs executed at once; one more gets 503 `busy` with `Retry-After`. Unset, it is the number of cores the process may use (the cgroup's CPU quota, rounded up, when it has one), lowered until every run's `JOB_MEMORY_MB` fits the cgroup's memory limit beside the server's own share.",
+  }),
   JOB_TIMEOUT_S: variable({ schema: num(0.001, 3600), default: '60', description: 'Time one run may take, in seconds; past it the run is stopped and answered 413 `too_complex`.' }),
-  JOB_MEMORY_MB: variable({ schema: int(16, 65536), default: '1024', description: 'Memory one run may use, in MB: its heap and its buffers alike (the resident memory its job process gains). Past it the run is stopped and answered 413 `too_complex`.' }),
+  JOB_MEMORY_MB: variable({
+    schema: int(16, 65536),
+    default: '',
+    shownDefault: '`1024`, less in a memory-limited cgroup',
+    description:
+      "Memory one run may use, in MB: its heap and its buffers alike (the resident memory its job process gains). Past it the run is stopped and answered 413 `too_complex`. Unset, it is 1024, or under a cgroup memory limit the limit's share per run (at most 1024) once the server's own share is set aside.",
+  }),
   MAX_CELLS: variable({ schema: int(1, 1_000_000_000), default: '2000000', description: 'Cells one run may read (counted in the cells that exist, never in the range a file claims); past it the run is refused with 413 `too_complex` before the work is done.' }),
   // 50,000 rows of 10 columns take about 2-4 s and 170 MB over the runtime (tools/sheet/pdf lays the table out
   // itself and draws it into pdfmake's pages), well inside the default JOB_TIMEOUT_S and JOB_MEMORY_MB.
   PDF_MAX_ROWS: variable({ schema: int(1, 10_000_000), default: '50000', description: 'Rows `excel-to-pdf` lays out (a table printed in several column bands counts once per band); a longer table is refused with 413 `too_complex` before layout starts. 50,000 rows of 10 columns take 2–5 s and under 300 MB; raise `JOB_MEMORY_MB` and `JOB_TIMEOUT_S` with it.' }),
   ANON_RUNS_PER_HOUR: variable({ schema: int(0, 1_000_000_000), default: '30', description: 'Runs per hour per client address without an API key.' }),
   KEY_RUNS_PER_HOUR: variable({ schema: int(0, 1_000_000_000), default: '1000', description: 'Runs per hour for an API key that carries no quota of its own.' }),
-  DATA_DIR: variable({ schema: text, default: './data', description: 'Folder of the API key file (hashes only). No uploaded file is ever written anywhere.' }),
+  DATA_DIR: variable({
+    schema: text,
+    default: './data',
+    description: 'Folder of the API key file (hashes only) when `REDIS_URL` is unset; processes sharing it see each other\'s changes. No uploaded file is ever written anywhere.',
+  }),
   ADMIN_TOKEN: variable({
     schema: v.pipe(text, v.check((s) => s === '' || s.length >= 32, 'unset, or at least 32 characters (for example `openssl rand -base64 32`)')),
     default: '',
     secret: true,
     description: 'Enables `/admin` and `/admin/api` (key issuing) for callers presenting this token, which must be at least 32 characters; unset, they answer 404. Wrong tokens are logged (never the token) and limited to 10 per client address every 15 minutes.',
   }),
-  REDIS_URL: variable({ schema: text, default: '', description: 'Shares quotas and API keys between replicas through Redis. Not supported yet: setting it stops start-up.' }),
+  REDIS_URL: variable({
+    schema: redisUrl,
+    default: '',
+    description:
+      'Shares hourly quotas and API keys between replicas through Redis (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS). While Redis is unreachable each replica enforces the quotas alone and keeps accepting the keys it has seen, and says so once in its log.',
+  }),
   PUBLIC_BASE_URL: variable({
     schema: v.pipe(text, v.check((s) => s === '' || isBaseUrl(s), 'an http or https URL with no query or fragment, such as https://tools.example.com'), v.transform((s) => (s ? baseUrlOf(s) : s))),
     default: '',
@@ -92,11 +119,68 @@ export const CONFIG_VARIABLES = {
 type Vars = typeof CONFIG_VARIABLES;
 export type Config = Readonly<{ [K in keyof Vars]: v.InferOutput<Vars[K]['schema']> }>;
 
-/** Parses the environment; throws an Error naming the first bad variable and what it accepts. */
-export function parseConfig(env: Record<string, string | undefined> = process.env): Config {
+/** What the process may use: cores it can be scheduled on and its cgroup's limits. */
+export interface Machine {
+  cpus: number;
+  /** Bytes, or null when no cgroup limit applies. */
+  memoryBytes: number | null;
+}
+
+/** This process's machine: its cores (CPU affinity included) within its cgroup's CPU quota and memory limit. */
+export function readMachine(fsRoot?: string): Machine {
+  const cgroup = readCgroupLimits(fsRoot);
+  const cores = availableParallelism();
+  return { cpus: cgroup.cpus === null ? cores : Math.max(1, Math.min(cores, Math.ceil(cgroup.cpus))), memoryBytes: cgroup.memoryBytes };
+}
+
+/** The largest heap a run gets by default, and the least it gets before concurrency is lowered instead. */
+export const JOB_MEMORY_DEFAULT_MB = 1024;
+// Every benchmark task peaks under 200 MB of heap and 50,000 PDF rows under 300 MB: below 512 MB a run would
+// start failing on ordinary files, so a small container runs fewer jobs rather than smaller ones.
+const JOB_MEMORY_FLOOR_MB = 512;
+const JOB_MEMORY_LEAST_MB = 64;
+/** Memory the server needs beside its request bodies (code, Express, metrics): measured near 100 MB RSS idle. */
+const SERVER_BASE_MB = 128;
+/**
+ * What a run holds besides the JOB_MEMORY_MB it may gain: its job process idle (Node, tsx and the tools loaded;
+ * measured near 120 MB resident).
+ */
+const JOB_OVERHEAD_MB = 128;
+
+/** Memory (MB) the server and `jobs` runs of `heapMb` each may hold at once, with request bodies of `bodyMb`. */
+export function footprintMb(jobs: number, heapMb: number, bodyMb: number): number {
+  return SERVER_BASE_MB + (jobs + 2) * bodyMb + jobs * (heapMb + JOB_OVERHEAD_MB);
+}
+
+/**
+ * MAX_JOBS and JOB_MEMORY_MB for the variables left unset. Under a memory limit M (MB), the server keeps its
+ * base and the request bodies admission lets in ((jobs + 2) bodies of `bodyMb`), and each run its heap plus
+ * overhead: base + (jobs + 2) × body + jobs × (heap + overhead) ≤ M. Runs keep at least 512 MB while that
+ * allows a job per CPU; below that, fewer jobs run with more heap each.
+ */
+export function jobDefaults(machine: Machine, bodyMb: number, set: { MAX_JOBS?: number; JOB_MEMORY_MB?: number }): { MAX_JOBS: number; JOB_MEMORY_MB: number } {
+  const cpus = Math.max(1, machine.cpus);
+  if (machine.memoryBytes === null) return { MAX_JOBS: set.MAX_JOBS ?? cpus, JOB_MEMORY_MB: set.JOB_MEMORY_MB ?? JOB_MEMORY_DEFAULT_MB };
+  const room = machine.memoryBytes / MB - SERVER_BASE_MB - 2 * bodyMb;
+  const jobsFor = (heap: number) => Math.max(1, Math.min(cpus, Math.floor(room / (bodyMb + heap + JOB_OVERHEAD_MB))));
+  const jobs = set.MAX_JOBS ?? jobsFor(set.JOB_MEMORY_MB ?? JOB_MEMORY_FLOOR_MB);
+  const heap = set.JOB_MEMORY_MB ?? Math.max(JOB_MEMORY_LEAST_MB, Math.min(JOB_MEMORY_DEFAULT_MB, Math.floor(room / jobs - bodyMb - JOB_OVERHEAD_MB)));
+  return { MAX_JOBS: jobs, JOB_MEMORY_MB: heap };
+}
+
+/**
+ * Parses the environment; throws an Error naming the first bad variable and what it accepts. MAX_JOBS and
+ * JOB_MEMORY_MB, when unset, come from `machine` (see jobDefaults).
+ */
+export function parseConfig(env: Record<string, string | undefined> = process.env, machine: Machine = readMachine()): Config {
   const out: Record<string, unknown> = {};
+  const derived = new Set<string>();
   for (const [name, decl] of Object.entries(CONFIG_VARIABLES)) {
     const raw = env[name] ?? decl.default;
+    if (raw === '' && (name === 'MAX_JOBS' || name === 'JOB_MEMORY_MB')) {
+      derived.add(name);
+      continue;
+    }
     const res = v.safeParse(decl.schema as v.GenericSchema<string, unknown>, raw);
     if (!res.success) {
       const shown = 'secret' in decl ? ` (${raw.length} characters, not shown)` : `=${JSON.stringify(raw)}`;
@@ -107,7 +191,8 @@ export function parseConfig(env: Record<string, string | undefined> = process.en
   if ((out.REQUEST_TIMEOUT_S as number) < (out.HEADERS_TIMEOUT_S as number)) {
     throw new Error(`Invalid REQUEST_TIMEOUT_S=${out.REQUEST_TIMEOUT_S}: expected at least HEADERS_TIMEOUT_S (${out.HEADERS_TIMEOUT_S}), since the request includes its headers.`);
   }
-  if (out.REDIS_URL) throw new Error('REDIS_URL is set, but the Redis store is not implemented yet: unset REDIS_URL to use the built-in store.');
+  const given = (name: 'MAX_JOBS' | 'JOB_MEMORY_MB') => (derived.has(name) ? undefined : (out[name] as number));
+  Object.assign(out, jobDefaults(machine, bodyLimitBytes(out as { MAX_INPUT_MB: number }) / MB, { MAX_JOBS: given('MAX_JOBS'), JOB_MEMORY_MB: given('JOB_MEMORY_MB') }));
   return Object.freeze(out) as Config;
 }
 

@@ -155,8 +155,6 @@ export async function openCall(deps: Omit<KernelDeps, 'jobs'>, toolId: string, c
         const givenBack = outcome === 'busy';
         if (givenBack) await deps.quota.giveBack(subject, limit);
         record(outcome, inputBytes);
-        // The key's runs this hour count what its quota counted.
-        if (keyId !== undefined && !givenBack) deps.keys.recordUse(keyId).catch((err) => console.error('key use not recorded:', err));
         return givenBack ? { ...rate, remaining: rate.remaining + 1 } : rate;
       })();
       return reported;

@@ -10,6 +10,7 @@
 // that way on this side; so each process gets a connection made here (to a listener in a private folder)
 // as its fd 3.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -143,10 +144,22 @@ export interface ProcessPool {
   close(): Promise<void>;
 }
 
-/** The listener job processes' connections are made through, in a folder only this user can enter. */
-async function listener(onConnection: (s: Socket) => void): Promise<{ server: Server; dir: string; path: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'st-jobs-'));
-  const path = join(dir, 'jobs.sock');
+/**
+ * The listener job processes' connections are made through, in a folder only this user can enter. Where the
+ * temporary folder cannot be written (a container with a read-only root file system and no /tmp volume), a
+ * Linux abstract socket with an unguessable name takes its place: it needs no file, and the listener still
+ * accepts only the one connection being made.
+ */
+async function listener(onConnection: (s: Socket) => void): Promise<{ server: Server; dir: string | null; path: string }> {
+  let dir: string | null = null;
+  let path: string;
+  try {
+    dir = mkdtempSync(join(tmpdir(), 'st-jobs-'));
+    path = join(dir, 'jobs.sock');
+  } catch (err) {
+    if (process.platform !== 'linux') throw err;
+    path = `\0spreadsheet-tools-jobs-${process.pid}-${randomBytes(16).toString('hex')}`;
+  }
   const server = createServer(onConnection);
   server.listen(path);
   await once(server, 'listening');
@@ -447,7 +460,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
       if (listening) {
         const { server, dir } = await listening;
         server.close();
-        rmSync(dir, { recursive: true, force: true });
+        if (dir) rmSync(dir, { recursive: true, force: true });
       }
     },
   };

@@ -1,6 +1,6 @@
-// Hourly run quotas. Callers see only the QuotaStore interface, so a Redis-backed store
-// (rate-limiter-flexible's RateLimiterRedis) can replace the memory one without touching them.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+// Hourly run quotas. Callers see only the QuotaStore interface: the memory store here is the embedded
+// default, quota-redis.ts the one replicas share (REDIS_URL).
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateInfo } from './errors.ts';
 
 export interface QuotaTake extends RateInfo {
@@ -14,16 +14,10 @@ export interface QuotaStore {
   giveBack(subject: string, limit: number): Promise<void>;
 }
 
-const WINDOW_S = 3600;
+export const WINDOW_S = 3600;
 
-export function createMemoryQuota(): QuotaStore {
-  // One limiter per budget size: keys may carry their own quota.
-  const limiters = new Map<number, RateLimiterMemory>();
-  const limiterFor = (limit: number) => {
-    let l = limiters.get(limit);
-    if (!l) limiters.set(limit, (l = new RateLimiterMemory({ points: limit, duration: WINDOW_S })));
-    return l;
-  };
+/** A QuotaStore over rate-limiter-flexible limiters, one per budget size (keys may carry their own quota). */
+export function quotaOver(limiterFor: (limit: number) => RateLimiterAbstract): QuotaStore {
   return {
     async take(subject, limit) {
       if (limit <= 0) return { allowed: false, limit: 0, remaining: 0, reset: WINDOW_S };
@@ -41,4 +35,18 @@ export function createMemoryQuota(): QuotaStore {
       if (limit > 0) await limiterFor(limit).reward(subject, 1);
     },
   };
+}
+
+/** `make(limit)` once per budget size. */
+export function limiterPerLimit<L>(make: (limit: number) => L): (limit: number) => L {
+  const limiters = new Map<number, L>();
+  return (limit) => {
+    let l = limiters.get(limit);
+    if (!l) limiters.set(limit, (l = make(limit)));
+    return l;
+  };
+}
+
+export function createMemoryQuota(): QuotaStore {
+  return quotaOver(limiterPerLimit((points) => new RateLimiterMemory({ points, duration: WINDOW_S })));
 }
