@@ -1,13 +1,15 @@
 // GET /llms.txt: a plain-text guide for agents in the llms.txt style (H1, summary quote, sections), built from
 // the registry, each tool's JSON Schema, ERROR_STATUS, Config and the locales (`?lang=en` for English).
 import type { Request, Response } from 'express';
-import { resolveLang, t, type Lang } from '../locales/index.ts';
+import { t, type Lang } from '../locales/index.ts';
 import type { Config } from '../tools/core/config.ts';
 import type { AnyTool } from '../tools/core/define.ts';
 import { ERROR_CODES, ERROR_STATUS } from '../tools/core/errors.ts';
 import { listTools } from '../tools/core/registry.ts';
 import { jsonSchemaOf, type JsonSchema } from '../tools/core/schema.ts';
 import { MCP_PATH, runPath } from './catalogue.ts';
+import { requestLang } from '../tools/core/http-answer.ts';
+import { RequestError } from './http-error.ts';
 
 type Prop = { [k: string]: unknown };
 
@@ -130,15 +132,39 @@ export function llmsTxt(config: Config, lang: Lang, base: string): string {
   return sections.filter(Boolean).join('\n\n') + '\n';
 }
 
-/** The base URL as the client reached us; characters that cannot be in a host are dropped. */
+// A Host (or X-Forwarded-Host) the text may carry: a DNS name or IPv4 address, or an IPv6 address in
+// brackets, and a port. Anything else (spaces, quotes, paths, credentials) would be written into the URLs of
+// a cacheable document.
+const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)(?::\d{1,5})?$/i;
+
+/**
+ * The base URL as the client reached us: the scheme (X-Forwarded-Proto only when TRUST_PROXY trusts the
+ * sender, and only http or https) and the host (X-Forwarded-Host likewise), checked; `bad_request` when the
+ * host is not one.
+ */
 export function baseUrlOf(req: Request): string {
-  const host = (req.get('host') ?? 'localhost').replace(/[^A-Za-z0-9.:[\]-]/g, '');
-  return `${req.protocol}://${host}`;
+  const said = req.protocol.toLowerCase();
+  const proto = said === 'http' || said === 'https' ? said : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  const host = req.host ?? '';
+  let url: URL | null = null;
+  if (HOST.test(host)) {
+    try {
+      url = new URL(`${proto}://${host}`);
+    } catch {
+      url = null;
+    }
+  }
+  if (!url) throw new RequestError('bad_request', 'rest.errors.host', { params: { host: host.slice(0, 200) } });
+  return url.origin;
 }
 
 export function llmsTxtHandler(config: Config) {
+  const trustsProxy = config.TRUST_PROXY !== 'false' && config.TRUST_PROXY !== '';
+  // Caches must keep one text per value of whatever it was built from (the query is in the URL already).
+  const vary = config.PUBLIC_BASE_URL ? 'Accept-Language' : trustsProxy ? 'Host, X-Forwarded-Host, X-Forwarded-Proto, Accept-Language' : 'Host, Accept-Language';
   return function getLlmsTxt(req: Request, res: Response): void {
-    const lang = resolveLang(req.query.lang);
-    res.type('text/plain; charset=utf-8').set('Cache-Control', 'public, max-age=300').send(llmsTxt(config, lang, baseUrlOf(req)));
+    const lang = requestLang(req);
+    const base = config.PUBLIC_BASE_URL || baseUrlOf(req);
+    res.type('text/plain; charset=utf-8').set({ 'Cache-Control': 'public, max-age=300', Vary: vary, 'Content-Language': lang }).send(llmsTxt(config, lang, base));
   };
 }

@@ -23,6 +23,7 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 const ERROR_RESPONSES: Record<number, string> = {
   400: 'BadRequest',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'NotFound',
   413: 'PayloadTooLarge',
   429: 'TooManyRequests',
@@ -190,6 +191,7 @@ function components(lang: Lang, config: Config): Obj {
     responses: {
       BadRequest: errorResponse(400),
       Unauthorized: errorResponse(401),
+      Forbidden: errorResponse(403),
       NotFound: errorResponse(404),
       PayloadTooLarge: errorResponse(413),
       TooManyRequests: errorResponse(429, { 'Retry-After': ref('headers', 'Retry-After'), ...rate }),

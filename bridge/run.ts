@@ -5,12 +5,14 @@ import { resolveLang, type Lang } from '../locales/index.ts';
 import { bodyLimitBytes, MB } from '../tools/core/config.ts';
 import { ToolError } from '../tools/core/errors.ts';
 import type { InputFile } from '../tools/core/files.ts';
-import type { Caller, InvokeResult } from '../tools/core/invoke.ts';
+import type { Call, Caller, InvokeResult } from '../tools/core/invoke.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
+import { plainName } from '../tools/core/output.ts';
 import { getTool } from '../tools/core/registry.ts';
 import { apiKeyFrom, rateHeaders, runResponse } from '../tools/core/wire.ts';
-import { answerError, RequestError } from './http-error.ts';
+import { requestLang } from '../tools/core/http-answer.ts';
 import { contentCoding, discardRest, jsonBody } from '../tools/core/http-body.ts';
+import { answerError, RequestError } from './http-error.ts';
 import { coerceFields, readMultipart } from './multipart.ts';
 
 /** Response header carrying the run's messages on a download (the body is the file): JSON, ASCII-escaped. */
@@ -40,12 +42,19 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
   const bodyLimit = bodyLimitBytes(config);
   const jsonParser = jsonBody(bodyLimit) as unknown as RequestHandler;
 
-  // Unknown tool, bad `download` and unsupported content types are refused before any body byte is read;
-  // the unread body is then discarded up to a bound instead of being read to its end.
+  // The call is opened (key, quota) and its body admitted before any body byte is read; unknown tools, a bad
+  // `download` and unsupported content types are refused here too. The unread body is then discarded up to
+  // a bound instead of being read to its end.
   const precheck: RequestHandler = async function precheckRun(req, res, next) {
     try {
-      res.locals.lang = resolveLang(req.query.lang);
-      getTool(String(req.params.tool));
+      res.locals.lang = requestLang(req);
+      const tool = getTool(String(req.params.tool));
+      // The run is counted from here, before its body is read: a bad key or no quota left is answered at
+      // once, and a body refused while it is read counts like any run refused for its input.
+      const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+      const caller = callerOf(req);
+      const call = await kernel.admission.open(tool.id, caller, declared);
+      res.locals.call = call;
       const download = parseDownload(req.query.download);
       const kind = req.is(ACCEPTED_TYPES);
       if (kind === null) throw new RequestError('invalid_option', 'rest.errors.empty_body');
@@ -65,14 +74,12 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
       res.locals.run = locals;
       // A run that cannot start (every slot taken, or too many bodies in flight) is answered before its body
       // is read; an admitted body holds its share of the budget until the answer is sent.
-      const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
-      const release = await kernel.admission.run(String(req.params.tool), callerOf(req), declared);
-      res.on('close', release);
+      res.on('close', await kernel.admission.reserve(call, caller, declared));
     } catch (err) {
       discardRest(req, bodyLimit, res);
       // Answered here, as the bridge's error handler would: a refusal (busy above all, which a client
       // without patience meets at full speed) need not travel the router's error path.
-      answerError(req, res, err, config.MAX_INPUT_MB);
+      await answerError(req, res, err, config.MAX_INPUT_MB);
       return;
     }
     next();
@@ -102,7 +109,7 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
     // Errors from here on speak the language the call asked for.
     const lang: Lang = resolveLang(args.language, res.locals.lang);
     res.locals.lang = lang;
-    const result = await kernel.invoke(tool.id, { args, files, download }, callerOf(req));
+    const result = await kernel.invoke(tool.id, { args, files, download }, callerOf(req), res.locals.call as Call);
     if (download) sendDownload(res, result);
     else sendJson(res, result);
   };
@@ -148,7 +155,10 @@ function sendDownload(res: Response, result: InvokeResult): void {
  * `attachment` with an ASCII fallback name and the exact UTF-8 name in `filename*` (RFC 6266, RFC 8187):
  * accents in the fallback lose their marks, other non-ASCII characters become `_`.
  */
-export function contentDisposition(name: string): string {
+export function contentDisposition(fileName: string): string {
+  // Result names are safe names already; a header must hold whatever it is given (encodeURIComponent throws
+  // on a lone surrogate).
+  const name = plainName(fileName);
   const ascii = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

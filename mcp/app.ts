@@ -2,7 +2,7 @@
 // Each adapter parses its own bodies with limits from Config (framework defaults are far below ours).
 import express from 'express';
 import { createAdminRouter } from '../bridge/admin/router.ts';
-import { createBridgeRouter } from '../bridge/router.ts';
+import { createBridgeRouter, finalErrorHandler, notFoundHandler } from '../bridge/router.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { createWebRouter } from '../web/router.ts';
 import { hostCheck } from './host-check.ts';
@@ -23,6 +23,8 @@ export function createApp(kernel: Kernel): express.Express {
   app.use('/admin', createAdminRouter(kernel));
   app.use(createWebRouter());
   app.use(createBridgeRouter(kernel));
+  app.use(notFoundHandler);
+  app.use(finalErrorHandler(kernel.config.MAX_INPUT_MB));
   return app;
 }
 

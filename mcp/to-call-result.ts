@@ -4,11 +4,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { t, type Lang } from '../locales/index.ts';
 import type { ToolError } from '../tools/core/errors.ts';
 import type { InvokeResult } from '../tools/core/invoke.ts';
+import { plainName } from '../tools/core/output.ts';
 import { errorBody, type RunResponse } from '../tools/core/wire.ts';
 
 /** Resource URI of a result file: it ends in the file name, as clients use it to name what they save. */
 export function resultUri(tool: string, name: string): string {
-  return `spreadsheet-tools://results/${tool}/${encodeURIComponent(name)}`;
+  // Result names are safe names already; encodeURIComponent throws on a lone surrogate whatever it is given.
+  return `spreadsheet-tools://results/${tool}/${encodeURIComponent(plainName(name))}`;
 }
 
 export function toCallResult(r: InvokeResult): CallToolResult {

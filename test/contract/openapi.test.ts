@@ -94,12 +94,12 @@ for (const lang of LANGS) {
         if (name !== field) assert.deepEqual(form.properties[name], prop, `${tool.id}.${name} is the same in multipart`);
       }
 
-      assert.deepEqual(Object.keys(op.responses).sort(), ['200', '400', '401', '404', '413', '429', '500', '503']);
+      assert.deepEqual(Object.keys(op.responses).sort(), ['200', '400', '401', '403', '404', '413', '429', '500', '503']);
       const ok = op.responses['200'];
       assert.deepEqual(ok.content['application/json'].schema, { $ref: '#/components/schemas/RunResponse' });
       assert.deepEqual(ok.content['application/octet-stream'].schema.format, 'binary');
       for (const h of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Content-Disposition']) assert.ok(ok.headers[h], h);
-      for (const status of ['400', '401', '404', '413', '429', '500', '503']) {
+      for (const status of ['400', '401', '403', '404', '413', '429', '500', '503']) {
         const res = deref(doc, op.responses[status]);
         assert.deepEqual(res.content['application/json'].schema, { $ref: '#/components/schemas/Error' }, status);
         for (const code of ERROR_CODES.filter((c) => String(ERROR_STATUS[c]) === status)) assert.match(res.description, new RegExp(`\`${code}\``));

@@ -16,6 +16,22 @@ const redisUrl = v.pipe(
   v.check((s) => s === '' || (URL.canParse(s) && ['redis:', 'rediss:'].includes(new URL(s).protocol)), 'a redis:// or rediss:// URL'),
 );
 
+/** An absolute http(s) URL with a host, optionally a path, and no credentials, query or fragment. */
+function isBaseUrl(s: string): boolean {
+  try {
+    const url = new URL(s);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' && !url.username && !url.password && !url.search && !url.hash && !s.includes('?') && !s.includes('#');
+  } catch {
+    return false;
+  }
+}
+
+/** The base URL as URL writes it (lower-case host, no default port), without a trailing slash. */
+function baseUrlOf(s: string): string {
+  const url = new URL(s);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 interface Variable<S extends v.GenericSchema<string, unknown>> {
   schema: S;
   default: string;
@@ -76,8 +92,18 @@ export const CONFIG_VARIABLES = {
     description:
       'Shares hourly quotas and API keys between replicas through Redis (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS). While Redis is unreachable each replica enforces the quotas alone and keeps accepting the keys it has seen, and says so once in its log.',
   }),
+  PUBLIC_BASE_URL: variable({
+    schema: v.pipe(text, v.check((s) => s === '' || isBaseUrl(s), 'an http or https URL with no query or fragment, such as https://tools.example.com'), v.transform((s) => (s ? baseUrlOf(s) : s))),
+    default: '',
+    description: 'The address clients reach the service at (for example `https://tools.example.com`), written into `/llms.txt`. Unset, it is taken from each request: its `Host`, and with `TRUST_PROXY` on, `X-Forwarded-Host` and `X-Forwarded-Proto` (http or https only).',
+  }),
   ALLOWED_HOSTS: variable({ schema: list, default: '', shownDefault: 'loopback names when bound to loopback, else any', description: 'Comma list of accepted `Host` headers (DNS-rebinding protection).' }),
-  ALLOWED_ORIGINS: variable({ schema: list, default: '', shownDefault: 'any', description: 'Comma list of accepted `Origin` headers for browser callers.' }),
+  ALLOWED_ORIGINS: variable({
+    schema: list,
+    default: '',
+    shownDefault: "the service's own when bound to loopback, else any",
+    description: 'Comma list of accepted `Origin` headers for browser callers; a request without `Origin` (any client that is not a browser) is never refused for it.',
+  }),
   MAX_FILE_PARTS: variable({ schema: int(1, 1000), default: '20', description: 'File parts accepted in one multipart request.' }),
   SHUTDOWN_TIMEOUT_S: variable({ schema: num(0, 3600), default: '30', description: 'On SIGTERM, how long runs in flight may take to finish before the process exits.' }),
   // Node's own defaults let a slow client hold a socket for minutes: its timeouts are only checked every 30 s.

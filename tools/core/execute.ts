@@ -4,7 +4,7 @@ import { DEFAULT_TOOL_LIMITS, type ToolLimits } from './config.ts';
 import type { AnyTool, Message, ToolContext } from './define.ts';
 import { ToolError } from './errors.ts';
 import type { InputFile } from './files.ts';
-import { contentTypeOf, previewOf, safeName, textPreviewOf, uniqueNames, zipFiles, type OutputFile, type Preview } from './output.ts';
+import { contentTypeOf, previewOf, printableParams, safeName, textPreviewOf, uniqueNames, zipFiles, type OutputFile, type Preview } from './output.ts';
 
 export interface RunResult {
   /** The result files, or one ZIP of them when the caller downloads several. */
@@ -33,8 +33,9 @@ export function createContext(lang: Lang, signal: AbortSignal, messages: Message
       const safe = safeName(name, t(lang, 'names.file'));
       return { name: safe, contentType: contentTypeOf(safe), bytes };
     },
+    // Sheet names, titles and file names reach messages as the file has them: made printable here, once.
     message: (level, key, params) => {
-      messages.push({ level, text: t(lang, `messages.${key}`, params) });
+      messages.push({ level, text: t(lang, `messages.${key}`, params && printableParams(params)) });
     },
   };
 }

@@ -39,15 +39,25 @@ export function isText(contentType: string): boolean {
 const MAX_NAME = 100;
 // Windows reserves these names whatever the extension.
 const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
+// Format characters (category Cf: bidi overrides and isolates, zero-width spaces and joiners, soft hyphens…)
+// draw nothing or reorder what follows: `inv\u202Egpj.csv` shows as `invvsc.jpg`. A lone surrogate is no
+// character at all: it cannot be written as UTF-8 or put in a URI (encodeURIComponent throws).
+const FORMAT = /\p{Cf}/gu;
+const LONE_SURROGATE = /\p{Cs}/gu;
+
+/** A name without format characters, each lone surrogate made `_`: what every encoder writes and every reader shows as it is. */
+export function plainName(name: string): string {
+  return name.replace(FORMAT, '').replace(LONE_SURROGATE, '_');
+}
 
 /**
- * A file name that is safe inside a ZIP and on any disk: no folders, no control or reserved characters,
- * no leading dots, at most 100 characters, and never empty.
+ * A file name that is safe inside a ZIP and on any disk: no folders, no control, format or reserved
+ * characters, no lone surrogates, no leading dots, at most 100 characters, and never empty.
  */
 export function safeName(name: string, fallback = 'file'): string {
   const ext = extensionOf(name);
   let stem = ext ? name.slice(0, -(ext.length + 1)) : name;
-  stem = stem
+  stem = plainName(stem)
     .normalize('NFC')
     .replace(/(^|[/\\])\.\.(?=[/\\]|$)/g, '$1')
     .replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*]+/g, '_')
@@ -56,6 +66,24 @@ export function safeName(name: string, fallback = 'file'): string {
   if (!stem || RESERVED.test(stem)) stem = stem ? `_${stem}` : fallback;
   const suffix = ext ? `.${ext.replace(/[^a-z0-9]/g, '')}` : '';
   return [...stem].slice(0, MAX_NAME - suffix.length).join('') + suffix;
+}
+
+// Text echoed from a request or a file (a file, sheet or column name, an option's name or value) brings no
+// control characters into a message: a terminal or log that shows it must not be driven by the caller.
+// Bidi controls and lone surrogates go the same way: one reorders what a reader sees, the other is no text.
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu;
+
+/** `value` with every character a message must not carry replaced by U+FFFD; other values as they are. */
+export function printable<T>(value: T): T {
+  return (typeof value === 'string' ? value.replace(UNPRINTABLE, '\ufffd') : value) as T;
+}
+
+/** Message parameters made printable, for every message of a result or an error. */
+export function printableParams(params: Record<string, string | number>): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(params)) out[k] = printable(v);
+  return out;
 }
 
 /** Makes names unique, ignoring case (as Windows and macOS disks do), by adding ` (2)`, ` (3)`… */

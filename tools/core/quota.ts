@@ -8,7 +8,7 @@ export interface QuotaTake extends RateInfo {
 }
 
 export interface QuotaStore {
-  /** Takes one run from `subject`'s hourly budget of `limit` runs. */
+  /** Takes one run from `subject`'s hourly budget of `limit` runs; a refused take leaves the count as it was. */
   take(subject: string, limit: number): Promise<QuotaTake>;
   /** Gives back a run that was refused for a reason that must not count (busy). */
   giveBack(subject: string, limit: number): Promise<void>;
@@ -26,6 +26,8 @@ export function quotaOver(limiterFor: (limit: number) => RateLimiterAbstract): Q
         return { allowed: true, limit, remaining: res.remainingPoints, reset: Math.ceil(res.msBeforeNext / 1000) };
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
+        // consume() counts the refused point too: a window with 429s would then keep runs given back (busy) counted.
+        await limiterFor(limit).reward(subject, 1);
         return { allowed: false, limit, remaining: 0, reset: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
       }
     },

@@ -3,7 +3,7 @@ import { t, type Lang } from '../../locales/index.ts';
 import type { Message } from './define.ts';
 import { ToolError } from './errors.ts';
 import type { InvokeResult } from './invoke.ts';
-import type { Preview } from './output.ts';
+import { printable, printableParams, type Preview } from './output.ts';
 
 export interface ErrorBody {
   ok: false;
@@ -29,12 +29,6 @@ export interface RunResponse {
   messages: Message[];
 }
 
-// Values echoed from a request (a file name, an option's name or value) bring no control characters into a
-// message: a terminal or log that shows it must not be driven by the caller.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-const printable = <T>(v: T): T => (typeof v === 'string' ? (v.replace(CONTROL, '\ufffd') as T) : v);
-
 /** The Error body of a ToolError, its message in `lang` with every placeholder filled. */
 export function errorBody(err: ToolError, lang: Lang): ErrorBody {
   const d = err.detail;
@@ -44,8 +38,7 @@ export function errorBody(err: ToolError, lang: Lang): ErrorBody {
     limit: d.rate?.limit ?? '',
     ...d.params,
   };
-  for (const k of Object.keys(params)) params[k] = printable(params[k]);
-  return { ok: false, error: err.code, message: t(lang, d.messageKey ?? `errors.${err.code}`, params), option: d.option === undefined ? null : printable(d.option) };
+  return { ok: false, error: err.code, message: t(lang, d.messageKey ?? `errors.${err.code}`, printableParams(params)), option: d.option === undefined ? null : printable(d.option) };
 }
 
 /** RunResponse with the bytes inline as base64 (REST JSON). */
@@ -60,13 +53,17 @@ export function runResponse(r: InvokeResult): RunResponse {
   };
 }
 
-/** The API key a request carries: `Authorization: Bearer <key>` or `X-Api-Key`; undefined when none. */
-export function apiKeyFrom(headers: Record<string, string | string[] | undefined>): string | undefined {
+/**
+ * The API key a request carries: `Authorization: Bearer <key>` or `X-Api-Key: <key>`; undefined when neither
+ * header is sent. An Authorization header in any other form (`Bearer` alone, `Token sk_…`, a bare key) is
+ * null: credentials that were sent but cannot be read are refused (`invalid_api_key`), never ignored.
+ */
+export function apiKeyFrom(headers: Record<string, string | string[] | undefined>): string | null | undefined {
   const first = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h);
   const auth = first(headers.authorization);
   if (auth !== undefined) {
-    const m = /^Bearer\s+(.*)$/i.exec(auth.trim());
-    if (m) return m[1].trim();
+    const m = /^Bearer +(\S+)$/i.exec(auth.trim());
+    return m ? m[1] : null;
   }
   const x = first(headers['x-api-key']);
   return x === undefined ? undefined : x.trim();
