@@ -28,12 +28,12 @@ test('imports: tools/core uses no HTTP framework or MCP SDK', () => {
   assert.deepEqual(bad, []);
 });
 
-test('imports: tool files import only tools/core, tools/sheet, locales and libraries', () => {
+test('imports: tool files import only tools/core, tools/formats, locales and libraries', () => {
   const bad = [...filesUnder('tools/merge-split'), ...filesUnder('tools/convert')].flatMap((f) =>
     importsOf(f)
       .filter((s) => s.startsWith('.'))
       .map((s) => resolved(f, s))
-      .filter((p) => !/^(tools\/core\/|tools\/sheet\/|locales\/)/.test(p))
+      .filter((p) => !/^(tools\/core\/|tools\/formats\/|locales\/)/.test(p))
       .map((p) => `${f} → ${p}`),
   );
   assert.deepEqual(bad, []);

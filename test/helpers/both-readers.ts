@@ -2,8 +2,8 @@
 // under the fast reader's extension and once under an extension read-table sends to SheetJS, and must give the
 // same tables (names, titles, typed title cells, rows with their types) and the same messages.
 import assert from 'node:assert/strict';
-import { readFirstTable, readTables, type ReadOptions } from '../../tools/sheet/read-table.ts';
-import { NeedsFallback } from '../../tools/sheet/xlsx/package-error.ts';
+import { readFirstTable, readTables, type ReadOptions } from '../../tools/formats/read-table.ts';
+import { NeedsFallback } from '../../tools/formats/errors.ts';
 import { inputFile } from './run-tool.ts';
 
 type Msg = { level: string; key: string; params?: Record<string, string | number> };

@@ -8,7 +8,7 @@ import { defineTool } from '../core/define.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
 import { PreviewRows } from '../core/output.ts';
-import { DELIMITERS, sheetNames, streamCsv, writeXlsxRows } from '../sheet/index.ts';
+import { DELIMITERS, sheetNames, streamCsv, writeXlsxRows } from '../formats/index.ts';
 
 const NAMES: Record<string, keyof typeof DELIMITERS> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
 

@@ -8,9 +8,9 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader } from '../core/schema.ts';
-import { listText, titleRow } from '../sheet/index.ts';
-import { writeTables, type StreamedTable } from '../sheet/row-stream.ts';
-import { CsvWriter } from '../sheet/write-csv.ts';
+import { listText, titleRow } from '../formats/index.ts';
+import { writeTables, type StreamedTable } from '../formats/row-stream.ts';
+import { CsvWriter } from '../formats/csv/write.ts';
 
 const NAMED = { comma: ',', semicolon: ';', tab: '\t', pipe: '|', space: ' ' } as const;
 

@@ -7,10 +7,10 @@
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { baseNameOf } from '../core/files.ts';
-import { columnLetter, widthOf, type Cell } from '../core/table.ts';
+import { columnLetter, widthOf, type Cell } from '../formats/model.ts';
 import { hasHeader } from '../core/schema.ts';
-import { csvText, readFirstTable } from '../sheet/index.ts';
-import { escapeHtml, XmlCharFilter } from '../sheet/markup.ts';
+import { csvText, readFirstTable } from '../formats/index.ts';
+import { escapeHtml, XmlCharFilter } from '../formats/markup.ts';
 
 const CLASS_LIST = /^(?:[A-Za-z_-][A-Za-z0-9_-]*(?: +[A-Za-z_-][A-Za-z0-9_-]*)*)?$/;
 const STYLED = 'sheet-table';

@@ -11,10 +11,10 @@ import { ToolError } from '../core/errors.ts';
 import { baseNameOf, extensionOf, type InputFile } from '../core/files.ts';
 import { PREVIEW_ROWS, type PreviewTable } from '../core/output.ts';
 import { hasHeader } from '../core/schema.ts';
-import { widthOf } from '../core/table.ts';
-import { readCsvRecords } from '../sheet/csv-records.ts';
-import { listText, namedTitles, readTables, uniqueNames } from '../sheet/index.ts';
-import { csvJsonBytes, jsonBytes, type Layout } from '../sheet/json-text.ts';
+import { widthOf } from '../formats/model.ts';
+import { readCsvRecords } from '../formats/csv/records.ts';
+import { listText, namedTitles, readTables, uniqueNames } from '../formats/index.ts';
+import { csvJsonBytes, jsonBytes, type Layout } from '../formats/json/write.ts';
 
 /** The rows to write: a whole table, or a CSV's records typed one at a time (no table is built). */
 interface Source {

@@ -8,9 +8,9 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
-import { widthOf } from '../core/table.ts';
-import { readFirstTable, titleRow } from '../sheet/index.ts';
-import { planColumns, renderPdf, type PdfTable } from '../sheet/pdf/layout.ts';
+import { widthOf } from '../formats/model.ts';
+import { readFirstTable, titleRow } from '../formats/index.ts';
+import { planColumns, renderPdf, type PdfTable } from '../formats/pdf/layout.ts';
 
 const PAPER_NAMES = { a4: 'A4', letter: 'Letter', a3: 'A3' } as const;
 

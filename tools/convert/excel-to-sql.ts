@@ -3,14 +3,14 @@
 // literals per dialect: sql/names.ts, sql/column-types.ts, sql/dialects.ts. Statements end with `;` and
 // lines with LF; the script is UTF-8 without BOM.
 import * as v from 'valibot';
-import { joinBytes } from '../core/bytes.ts';
+import { joinBytes } from '../formats/util/bytes.ts';
 import { defineTool, type ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf, extensionOf } from '../core/files.ts';
-import { readFirstTable } from '../sheet/index.ts';
-import { columnInfo, type ColumnInfo } from '../sheet/sql/column-types.ts';
-import { DIALECT, DIALECTS, literal, typeNames, type Dialect } from '../sheet/sql/dialects.ts';
-import { columnNames, DEFAULT_TABLE, tableName, type ColumnNames } from '../sheet/sql/names.ts';
+import { readFirstTable } from '../formats/index.ts';
+import { columnInfo, type ColumnInfo } from '../formats/sql/column-types.ts';
+import { DIALECT, DIALECTS, literal, typeNames, type Dialect } from '../formats/sql/dialects.ts';
+import { columnNames, DEFAULT_TABLE, tableName, type ColumnNames } from '../formats/sql/names.ts';
 
 export default defineTool({
   id: 'excel-to-sql',

@@ -4,9 +4,9 @@
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { baseNameOf } from '../core/files.ts';
-import { columnLetter, widthOf, type Table } from '../core/table.ts';
-import { csvText, readFirstTable, uniqueNames } from '../sheet/index.ts';
-import { clipChars, ELEMENT_NAME_OR_EMPTY, elementNameOf, escapeXmlText, MAX_NAME_CHARS, XmlCharFilter } from '../sheet/markup.ts';
+import { columnLetter, widthOf, type Table } from '../formats/model.ts';
+import { csvText, readFirstTable, uniqueNames } from '../formats/index.ts';
+import { clipChars, ELEMENT_NAME_OR_EMPTY, elementNameOf, escapeXmlText, MAX_NAME_CHARS, XmlCharFilter } from '../formats/markup.ts';
 
 // Empty means the default; a given name is checked, never changed.
 const elementOption = (fallback: string) =>

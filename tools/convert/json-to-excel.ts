@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { baseNameOf } from '../core/files.ts';
 import { optionalText, outputFormat } from '../core/schema.ts';
-import { readJsonTable, sheetNames, writeCsv, writeXlsx } from '../sheet/index.ts';
+import { readJsonTable, sheetNames, writeCsv, writeXlsx } from '../formats/index.ts';
 
 export default defineTool({
   id: 'json-to-excel',

@@ -4,7 +4,7 @@ import type { Lang } from '../../locales/index.ts';
 import type { ToolLimits } from './config.ts';
 import type { InputFile, InputSpec } from './files.ts';
 import type { OutputFile } from './output.ts';
-import type { Table } from './table.ts';
+import type { Table } from '../formats/model.ts';
 
 export const CATEGORIES = ['merge-split', 'convert'] as const;
 export type CategoryId = (typeof CATEGORIES)[number];

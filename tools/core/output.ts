@@ -1,7 +1,7 @@
 // Result files: safe names, media types, ZIP packaging, and the previews every answer carries.
 import { extensionOf } from './files.ts';
-import { zipBuilder } from './zip-entry.ts';
-import { isoDate, widthOf, columnLetter, type Cell, type Row, type Table } from './table.ts';
+import { zipBuilder } from '../formats/zip/write.ts';
+import { isoDate, widthOf, columnLetter, type Cell, type Row, type Table } from '../formats/model.ts';
 
 export interface OutputFile {
   name: string;

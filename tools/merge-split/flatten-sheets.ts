@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
-import { readTables, stack, tableSource, writePipedXlsx } from '../sheet/index.ts';
+import { readTables, stack, tableSource, writePipedXlsx } from '../formats/index.ts';
 
 export default defineTool({
   id: 'flatten-sheets',

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader } from '../core/schema.ts';
-import { readFirstTable, sheetNames, writeXlsx } from '../sheet/index.ts';
+import { readFirstTable, sheetNames, writeXlsx } from '../formats/index.ts';
 
 export default defineTool({
   id: 'merge-sheets',

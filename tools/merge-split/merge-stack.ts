@@ -5,8 +5,8 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
 import { extensionOf } from '../core/files.ts';
-import { readFirstTable, stack, tableSource, writePipedXlsx } from '../sheet/index.ts';
-import { readCsvRecords, recordsSource } from '../sheet/csv-records.ts';
+import { readFirstTable, stack, tableSource, writePipedXlsx } from '../formats/index.ts';
+import { readCsvRecords, recordsSource } from '../formats/csv/records.ts';
 
 export default defineTool({
   id: 'merge-stack',

@@ -7,9 +7,9 @@ import { defineTool, type ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { extensionOf } from '../core/files.ts';
 import { outputFormat } from '../core/schema.ts';
-import { cellText, columnLetter, titleKey, type Cell, type Row } from '../core/table.ts';
-import { partPreview, readCsvRecords, writeCsvParts } from '../sheet/csv-records.ts';
-import { csvText, listText, readFirstTable, writeCsv, writeXlsx, type SheetTable } from '../sheet/index.ts';
+import { cellText, columnLetter, titleKey, type Cell, type Row } from '../formats/model.ts';
+import { partPreview, readCsvRecords, writeCsvParts } from '../formats/csv/records.ts';
+import { csvText, listText, readFirstTable, writeCsv, writeXlsx, type SheetTable } from '../formats/index.ts';
 
 function findColumn(header: string[] | null, column: string, ctx: ToolContext): number {
   const titles = header ?? [];

@@ -6,9 +6,9 @@ import { defineTool } from '../core/define.ts';
 import { extensionOf } from '../core/files.ts';
 import { hasHeader, outputFormat } from '../core/schema.ts';
 import type { PreviewTable } from '../core/output.ts';
-import { writeCsv, writeXlsx, type SheetTable } from '../sheet/index.ts';
-import { partPreview, readCsvRecords, writeCsvParts } from '../sheet/csv-records.ts';
-import { streamParts } from '../sheet/row-stream.ts';
+import { writeCsv, writeXlsx, type SheetTable } from '../formats/index.ts';
+import { partPreview, readCsvRecords, writeCsvParts } from '../formats/csv/records.ts';
+import { streamParts } from '../formats/row-stream.ts';
 
 export default defineTool({
   id: 'split-rows',

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { hasHeader, outputFormat } from '../core/schema.ts';
-import { readTables, writeCsv, writeXlsx } from '../sheet/index.ts';
+import { readTables, writeCsv, writeXlsx } from '../formats/index.ts';
 
 export default defineTool({
   id: 'split-sheets',
