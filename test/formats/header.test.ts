@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stackTables } from '../helpers/stack-tables.ts';
-import type { Table } from '../../tools/formats/model.ts';
+import type { TableData } from '../../tools/formats/model.ts';
 
 type Msg = { level: string; key: string; params?: Record<string, string | number> };
 function collector() {
   const msgs: Msg[] = [];
   return { msgs, report: (level: string, key: string, params?: Record<string, string | number>) => void msgs.push({ level, key, params }) };
 }
-const t = (name: string, header: string[] | null, rows: Table['rows']): Table => ({ name, header, rows });
+const t = (name: string, header: string[] | null, rows: TableData['rows']): TableData => ({ name, header, rows });
 
 test('stackTables by name: union of columns in first-seen order, titles as first seen, warnings per table', () => {
   const c = collector();

@@ -4,13 +4,13 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { sheetNames, writeXlsx, XLSX_MAX_ROWS } from '../../tools/formats/xlsx/write.ts';
 import { readTables } from '../../tools/formats/read-table.ts';
 import { createContext } from '../../tools/core/execute.ts';
-import type { Table } from '../../tools/formats/model.ts';
+import type { TableData } from '../../tools/formats/model.ts';
 import { d, readXlsx } from '../helpers/read-xlsx.ts';
 
 const ctx = createContext('es', new AbortController().signal, []);
 const en = createContext('en', new AbortController().signal, []);
 
-const table: Table = {
+const table: TableData = {
   name: 'Datos',
   header: ['Texto', 'Número', 'Fecha', 'Bool', 'Hora'],
   rows: [
@@ -59,7 +59,7 @@ test('writeXlsx: our own reader gets the same table back', () => {
 });
 
 test('writeXlsx: text XML cannot hold, and literal _xHHHH_, survive a reader that decodes OOXML escapes', () => {
-  const odd: Table = { name: 'S', header: null, rows: [['_x0041_ literal', 'ctl\u0001\u001fx', 'a & <b> "c"', '\ud800 lone']] };
+  const odd: TableData = { name: 'S', header: null, rows: [['_x0041_ literal', 'ctl\u0001\u001fx', 'a & <b> "c"', '\ud800 lone']] };
   const { tables } = readTables({ name: 'o.xlsx', bytes: writeXlsx([odd], ctx) }, { hasHeader: false, sheets: 'all', detectTypes: true });
   assert.deepEqual(tables[0].rows, odd.rows);
 });
@@ -80,7 +80,7 @@ test('writeXlsx: the title row is bold, columns are sized, the dimension is set'
 });
 
 test('writeXlsx: several tables are several sheets, names made valid and unique', async () => {
-  const t = (name: string): Table => ({ name, header: null, rows: [[name]] });
+  const t = (name: string): TableData => ({ name, header: null, rows: [[name]] });
   const sheets = await readXlsx(writeXlsx([t('a/b'), t('A_B'), t(''), t('x'.repeat(40)), t("'quoted'")], ctx));
   assert.deepEqual(sheets.map((s) => s.name), ['a_b', 'A_B (2)', 'Hoja', 'x'.repeat(31), 'quoted']);
   assert.deepEqual(sheets[0].rows, [['a/b']]);
@@ -105,10 +105,10 @@ test('writeXlsx: an empty table or no table still gives a valid workbook', async
 });
 
 test('writeXlsx: too many rows or columns is format_limit_exceeded, never cut', () => {
-  const many: Table = { name: 'x', header: ['a'], rows: new Array(XLSX_MAX_ROWS).fill([1]) };
+  const many: TableData = { name: 'x', header: ['a'], rows: new Array(XLSX_MAX_ROWS).fill([1]) };
   assert.throws(() => writeXlsx([many], ctx), { code: 'format_limit_exceeded', detail: { params: { format: 'xlsx', max: 1048576, unit: 'filas' } } });
-  const wide: Table = { name: 'x', header: null, rows: [new Array(16_385).fill(1)] };
+  const wide: TableData = { name: 'x', header: null, rows: [new Array(16_385).fill(1)] };
   assert.throws(() => writeXlsx([wide], en), { code: 'format_limit_exceeded', detail: { params: { format: 'xlsx', max: 16384, unit: 'columns' } } });
-  const long: Table = { name: 'x', header: null, rows: [['x'.repeat(32_768)]] };
+  const long: TableData = { name: 'x', header: null, rows: [['x'.repeat(32_768)]] };
   assert.throws(() => writeXlsx([long], en), { code: 'format_limit_exceeded', detail: { params: { format: 'xlsx', max: 32767, unit: 'characters per cell' } } });
 });

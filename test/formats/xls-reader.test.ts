@@ -17,7 +17,7 @@ import * as XLSX from 'xlsx';
 import type { Cell } from '../../tools/formats/model.ts';
 import { readFirstTable, readTables } from '../../tools/formats/read-table.ts';
 import { readXls } from '../../tools/formats/xls/read.ts';
-import { NeedsFallback, PackageError } from '../../tools/formats/errors.ts';
+import { FormatError, NeedsFallback } from '../../tools/formats/errors.ts';
 import { biff8, cell, compoundFile, record, RT, sstRecords, workbookStream, type Biff8Spec } from '../helpers/biff8.ts';
 import { d } from '../helpers/read-xlsx.ts';
 import { assertSameBothWays, readAll } from '../helpers/both-readers.ts';
@@ -306,7 +306,7 @@ function fastVerdict(bytes: Uint8Array, label: string): 'read' | 'fallback' | 'r
     return 'read';
   } catch (err) {
     if (err instanceof NeedsFallback) return 'fallback';
-    if (err instanceof PackageError) return 'refused';
+    if (err instanceof FormatError) return 'refused';
     assert.fail(`${label}: the fast path failed with ${String(err)}`);
   }
 }

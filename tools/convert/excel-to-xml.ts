@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { baseNameOf } from '../core/files.ts';
-import { columnLetter, widthOf, type Table } from '../formats/model.ts';
+import { columnLetter, widthOf, type TableData } from '../formats/model.ts';
 import { csvText, readFirstTable, uniqueNames } from '../formats/index.ts';
 import { clipChars, ELEMENT_NAME_OR_EMPTY, elementNameOf, escapeXmlText, MAX_NAME_CHARS, XmlCharFilter } from '../formats/markup.ts';
 
@@ -52,13 +52,13 @@ export default defineTool({
     if (chars.count > 0) ctx.message('warning', 'markup_chars_removed', { count: chars.count, cell: chars.first!, sheet: table.name, format: 'XML' });
     ctx.message('info', 'xml_written', { sheet: table.name, rows: table.rows.length, columns: names.list.length, root, row });
 
-    const preview: Table = { name: table.name, header: names.list, rows: table.rows };
+    const preview: TableData = { name: table.name, header: names.list, rows: table.rows };
     return { files: [ctx.file(`${baseNameOf(file.name)}.xml`, new TextEncoder().encode(parts.join('')))], preview };
   },
 });
 
 /** One element name per column, unique (`_2`, `_3`…), and the titles that had to change, listed for the message. */
-function elementNames(table: Table, generated: (n: number) => string): { list: string[]; changed: string } {
+function elementNames(table: TableData, generated: (n: number) => string): { list: string[]; changed: string } {
   const titles = Array.from({ length: widthOf(table) }, (_, i) => table.header?.[i] ?? '');
   const made = titles.map((t, i) => elementNameOf(t) || generated(i + 1));
   const suffix = (name: string, n: number) => `${clipChars(name, MAX_NAME_CHARS - String(n).length - 1)}_${n}`;

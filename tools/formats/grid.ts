@@ -16,12 +16,12 @@
 import { columnLetter, type Cell, type Row } from './model.ts';
 import type { Report } from './report.ts';
 import { BATCH_ROWS } from './table/titles.ts';
-import { PackageError } from './errors.ts';
+import { FormatError } from './errors.ts';
 
 export const EXTENT_FACTOR = 4;
 
 const pastCellLimit = (budget: CellBudget) =>
-  new PackageError('too_complex', 'cell limit', { messageKey: 'error-details.cells', params: { reason: 'cells', max: budget.max } });
+  new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: budget.max } });
 
 const pastExtent = (height: number, width: number, budget: CellBudget) => height * width > budget.max * EXTENT_FACTOR;
 
@@ -99,8 +99,7 @@ export class SheetGrid {
     const height = this.bottom - this.top + 1;
     const width = this.right - this.left + 1;
     if (pastExtent(height, width, this.budget)) {
-      throw new PackageError('too_complex', 'sheet extent', {
-        messageKey: 'error-details.sheet-extent',
+      throw new FormatError('sheet-extent', 'sheet extent', {
         params: { reason: 'cells', name: file, sheet, rows: height, columns: width },
       });
     }

@@ -7,7 +7,7 @@
 //   wrote one in every manifest) and SheetJS processes none, so an .ods keeps them;
 // - an OLE compound file holding an `EncryptedPackage` stream is an xlsx saved with a password to open.
 import * as XLSX from 'xlsx';
-import { PackageError } from './errors.ts';
+import { FormatError, passwordProtected } from './errors.ts';
 import { inflateEntry, InflateBudget, openZip } from './zip/read.ts';
 
 export const isZip = (b: Uint8Array) => b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
@@ -15,7 +15,6 @@ export const isZip = (b: Uint8Array) => b.length >= 4 && b[0] === 0x50 && b[1] =
 const OLE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 export const isOle = (b: Uint8Array) => b.length >= 8 && OLE.every((x, i) => b[i] === x);
 
-export const passwordProtected = (reason: string) => new PackageError('invalid_file', reason, { messageKey: 'error-details.password' });
 
 const DTD_MARKERS = [Buffer.from('<!DOCTYPE'), Buffer.from('<!ENTITY')];
 const XML_PART = /\.(xml|rels|vml)$/i;
@@ -33,7 +32,7 @@ export function guardZip(bytes: Uint8Array): void {
       const b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       const seam = Buffer.concat([tail, b.subarray(0, 8)]);
       if (DTD_MARKERS.some((m) => b.includes(m) || seam.includes(m))) {
-        throw new PackageError('invalid_file', 'XML with a DTD', { messageKey: 'error-details.xml-dtd' });
+        throw new FormatError('xml-dtd', 'XML with a DTD');
       }
       tail = Buffer.from(b.subarray(Math.max(0, b.length - 8)));
     });

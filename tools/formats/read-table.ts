@@ -20,13 +20,15 @@ import * as cptable from 'xlsx/dist/cpexcel.full.mjs';
 import { DEFAULT_TOOL_LIMITS } from '../core/config.ts';
 import { ToolError } from '../core/errors.ts';
 import { extensionOf, type InputFile } from '../core/files.ts';
-import { withHeader, type Cell, type Row } from './model.ts';
+import { cellText, type Cell, type Row, type TableData } from './model.ts';
 import { readCsv } from './csv/read.ts';
 import { listText, silent, type Report } from './report.ts';
 import type { SheetTable } from './table/titles.ts';
-import { guardOle, guardZip, isOle, isZip, passwordProtected } from './guard.ts';
+import { guardOle, guardZip, isOle, isZip } from './guard.ts';
+import { passwordProtected } from './errors.ts';
 import { dateKindOf, numberCell } from './number-format.ts';
-import { NeedsFallback, PackageError } from './errors.ts';
+import { FormatError, NeedsFallback } from './errors.ts';
+import { toolErrorOf } from '../core/format-errors.ts';
 import { readXlsx, type XlsxRead } from './xlsx/read.ts';
 import { CellBudget, SheetGrid, type GridSink } from './grid.ts';
 import { ERROR_TEXT } from './xls/error-codes.ts';
@@ -110,13 +112,9 @@ function invalidFile(file: InputFile, option: 'file' | 'files' = 'file', cause?:
 
 /** A verdict of the package readers as the ToolError the caller gets, naming the file and its option. */
 function fileError(err: unknown, file: InputFile, option: 'file' | 'files' = 'file'): unknown {
-  if (!(err instanceof PackageError)) return err;
-  return new ToolError(err.code, {
-    option,
-    messageKey: err.messageKey,
-    params: { name: file.name.slice(0, 200), format: extensionOf(file.name), ...err.params },
-    cause: err,
-  });
+  if (!(err instanceof FormatError)) return err;
+  err.file ??= file.name;
+  return toolErrorOf(err, option);
 }
 
 /** ZIP (xlsx, ods), OLE compound file (xls, encrypted xlsx) or a bare BIFF stream (Excel 2–4). */
@@ -151,7 +149,7 @@ function readFast(format: string, read: () => XlsxRead): XlsxRead | undefined {
   try {
     return read();
   } catch (err) {
-    if (err instanceof PackageError || err instanceof ToolError) throw err;
+    if (err instanceof FormatError || err instanceof ToolError) throw err;
     // A fault of the fast path itself (not a verdict on the file) must not cost the caller the file:
     // SheetJS reads it as it did before the fast path existed, and the fault is logged to be fixed.
     if (!(err instanceof NeedsFallback)) console.error(`${format} fast path failed, read with SheetJS:`, err);
@@ -161,6 +159,12 @@ function readFast(format: string, read: () => XlsxRead): XlsxRead | undefined {
 
 function tablesOf(read: XlsxRead, hasHeader: boolean): ReadResult {
   return { tables: read.sheets.map(({ name, rows }) => tableOf(name, rows, hasHeader)), sheetNames: read.sheetNames };
+}
+
+function withHeader(name: string, rows: Row[], hasHeader: boolean): TableData {
+  if (!hasHeader) return { name, header: null, rows };
+  const [first = [], ...rest] = rows;
+  return { name, header: first.map(cellText), rows: rest };
 }
 
 function tableOf(name: string, rows: Row[], hasHeader: boolean): SheetTable {

@@ -8,7 +8,7 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { DEFAULT_TOOL_LIMITS } from '../../core/config.ts';
 import { ToolError } from '../../core/errors.ts';
 import { baseNameOf, type InputFile } from '../../core/files.ts';
-import type { Cell, Row, Table } from '../model.ts';
+import type { Cell, Row, TableData } from '../model.ts';
 import { detectType, type DetectOptions } from './detect-type.ts';
 import { silent, type Report } from '../report.ts';
 import { ColumnTexts, RecentDates } from '../shared-cells.ts';
@@ -218,7 +218,7 @@ export interface CsvReadOptions {
 }
 
 export interface CsvRead {
-  table: Table;
+  table: TableData;
   encoding: TextEncodingName;
   delimiter: string;
 }

@@ -14,7 +14,7 @@
 import type { ToolContext } from '../../core/define.ts';
 import { ToolError } from '../../core/errors.ts';
 import type { InputFile } from '../../core/files.ts';
-import type { Cell, Row, Table } from '../model.ts';
+import type { Cell, Row, TableData } from '../model.ts';
 import { decodeText } from '../csv/read.ts';
 import { listText } from '../report.ts';
 import { uniqueNames } from '../table/names.ts';
@@ -229,7 +229,7 @@ function lineColumn(text: string, at: number): { line: number; column: number } 
 }
 
 /** Reads `file` (a JSON list of objects) into a table with a title row. */
-export function readJsonTable(file: InputFile, o: JsonReadOptions): Table {
+export function readJsonTable(file: InputFile, o: JsonReadOptions): TableData {
   const { ctx } = o;
   const name = file.name.slice(0, 200);
   const invalid = (key: string, params: Record<string, string | number> = {}) =>

@@ -1,10 +1,10 @@
 // Titles where a result needs a name for every column (JSON keys, SQL columns, XML elements): a missing or
 // empty title is generated from its position (`Columna 3`), and a repeated one gets a suffix so that no
 // column overwrites another (tools.md §2.3).
-import { widthOf, type Table } from '../model.ts';
+import { widthOf, type TableData } from '../model.ts';
 
 /** One title per column of the table: its own, or `column(n)` (1-based) when it has none. */
-export function namedTitles(table: Table, column: (n: number) => string): string[] {
+export function namedTitles(table: TableData, column: (n: number) => string): string[] {
   const width = widthOf(table);
   return Array.from({ length: width }, (_, i) => {
     const title = table.header?.[i]?.trim() ?? '';

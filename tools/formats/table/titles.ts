@@ -1,10 +1,10 @@
 // Titles as read: the table model keeps titles as text (to match and show them), but a workbook's title row
 // may hold numbers or dates (years, months across a report). Readers keep that row's typed cells here so
 // that writers can put it back unchanged; anything that rebuilds titles carries them along.
-import type { Cell, Row, Table } from '../model.ts';
+import type { Cell, Row, TableData } from '../model.ts';
 
 /** A table that may remember its title row as typed cells, one per title. */
-export type SheetTable = Table & {
+export type SheetTable = TableData & {
   titleCells?: Cell[];
   /** The delimiter of the CSV the table was read from: a CSV result keeps it (tools.md §2.5). */
   delimiter?: string;

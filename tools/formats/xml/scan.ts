@@ -12,7 +12,7 @@
 //   is handed over in pieces, and handlers that gather it refuse more than MAX_TOKEN_BYTES in one value (a cell
 //   holds at most 32,767 characters: anything near that bound is no spreadsheet);
 // - well-formedness is not checked beyond what tokenizing needs: the handler decides what it understands.
-import { damaged, NeedsFallback, PackageError } from '../errors.ts';
+import { damaged, FormatError, NeedsFallback } from '../errors.ts';
 
 export const MAX_DEPTH = 256;
 export const MAX_TOKEN_BYTES = 16 * 1024 * 1024;
@@ -149,7 +149,7 @@ export class XmlScanner {
           continue;
         }
         // <!DOCTYPE, <!ENTITY and anything else a DTD could bring.
-        throw new PackageError('invalid_file', 'XML with a DTD', { messageKey: 'error-details.xml-dtd' });
+        throw new FormatError('xml-dtd', 'XML with a DTD');
       }
       if (c1 === QUESTION) {
         const end = b.indexOf(PI_END, i + 2);

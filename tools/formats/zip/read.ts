@@ -16,7 +16,7 @@
 // - only stored (0) and deflated (8) entries are read; an encrypted entry is a password-protected file.
 import * as zlib from 'node:zlib';
 import { Inflate } from 'fflate';
-import { damaged, PackageError } from '../errors.ts';
+import { damaged, FormatError, passwordProtected } from '../errors.ts';
 import { rawInflater, type RawInflater } from './inflate.ts';
 
 /** More entries than any workbook has (a big one has a few hundred); past it, a directory is hostile. */
@@ -76,8 +76,6 @@ const METHOD_AES = 99;
 
 const keyOf = (name: string) => name.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
 
-const passwordProtected = () => new PackageError('invalid_file', 'encrypted ZIP entry', { messageKey: 'error-details.password' });
-
 /** Parses and checks the directory; reads no entry data. */
 export function openZip(bytes: Uint8Array): ZipArchive {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -117,7 +115,7 @@ export function openZip(bytes: Uint8Array): ZipArchive {
       const z = zip64Sizes(dv, p + 46 + nameLen, extraLen, { size, compressedSize, headerOffset });
       ({ size, compressedSize, headerOffset } = z);
     }
-    if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION) || method === METHOD_AES) throw passwordProtected();
+    if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION) || method === METHOD_AES) throw passwordProtected('encrypted ZIP entry');
     if (method !== 0 && method !== 8) throw damaged(`ZIP method ${method}`);
     if (method === 0 && compressedSize !== size) throw damaged('stored entry with two sizes');
     const name = Buffer.from(nameBytes).toString(flags & FLAG_UTF8 ? 'utf8' : 'latin1');
@@ -310,10 +308,10 @@ export function inflateWhole(zip: ZipArchive, entry: ZipEntry, budget: InflateBu
   return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
 
-const tooDense = () => new PackageError('too_complex', 'compression ratio', { messageKey: 'error-details.zip-ratio', params: { reason: 'ratio', max: MAX_RATIO } });
+const tooDense = () => new FormatError('zip-ratio', 'compression ratio', { params: { reason: 'ratio', max: MAX_RATIO } });
 
 const tooBig = (budget: InflateBudget) =>
-  new PackageError('too_complex', 'inflated size', { messageKey: 'error-details.zip-size', params: { reason: 'inflated', max: Math.round(budget.max / 1024 ** 2) } });
+  new FormatError('zip-size', 'inflated size', { params: { reason: 'inflated', max: Math.round(budget.max / 1024 ** 2) } });
 
 // Node's native CRC-32 arrived in 20.15; a table-driven one covers older 20.x releases.
 const nativeCrc = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
