@@ -5,6 +5,7 @@ import { plainNumber, writeCsv } from '../../tools/formats/csv/write.ts';
 import type { ToolError } from '../../tools/core/errors.ts';
 import { errorBody } from '../../tools/core/wire.ts';
 import { fixture, inputFile } from '../helpers/run-tool.ts';
+import { readFirstTable } from '../helpers/read-tables.ts';
 import { d, readXlsx } from '../helpers/read-xlsx.ts';
 import { writeXlsx } from '../../tools/formats/xlsx/write.ts';
 import { createContext } from '../../tools/core/execute.ts';
@@ -209,7 +210,7 @@ test('csv round trip: what writeCsv writes, readCsv reads back exactly', () => {
 test('csv: an empty file, a lone BOM or only blank lines is invalid_file with its own message', async () => {
   for (const bytes of [new Uint8Array(0), new Uint8Array([0xef, 0xbb, 0xbf]), new TextEncoder().encode('\r\n\n\r\n')]) {
     assert.throws(
-      () => readCsv({ name: 'vacío.csv', bytes }, { hasHeader: true, detectTypes: true, option: 'files' }),
+      () => readFirstTable({ name: 'vacío.csv', bytes }, { hasHeader: true, detectTypes: true, option: 'files' }),
       (e: ToolError) => {
         assert.equal(e.code, 'invalid_file');
         assert.equal(e.detail.option, 'files');

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import ExcelJS from 'exceljs';
 import * as XLSX from 'xlsx';
 import { zipSync } from 'fflate';
-import { readFirstTable, readTables } from '../../tools/formats/read-table.ts';
+import { readFirstTable, readTables } from '../helpers/read-tables.ts';
 import { fixture, inputFile } from '../helpers/run-tool.ts';
 import { d } from '../helpers/read-xlsx.ts';
 import type { InputFile } from '../../tools/core/files.ts';
@@ -187,7 +187,7 @@ test('readTables: files that are not what their extension says are invalid_file,
 
 test('readTables: dates do not depend on the process time zone', () => {
   const script = `
-    import { readTables } from './tools/formats/read-table.ts';
+    import { readTables } from './test/helpers/read-tables.ts';
     import { readFileSync } from 'node:fs';
     const r = readTables({ name: 'v.xlsx', bytes: readFileSync('test/fixtures/ventas.xlsx') }, { hasHeader: true, sheets: 'all', detectTypes: true });
     const c = readTables({ name: 's.csv', bytes: readFileSync('test/fixtures/semicolon.csv') }, { hasHeader: true, sheets: 'all', detectTypes: true });

@@ -9,9 +9,8 @@ import { readdirSync } from 'node:fs';
 import { widthOf, type Row } from '../../tools/formats/model.ts';
 import excelToCsv from '../../tools/convert/excel-to-csv.ts';
 import splitRows from '../../tools/merge-split/split-rows.ts';
-import { readFirstTable, readTables, type ReadOptions } from '../../tools/formats/read-table.ts';
-import { streamFirstTable, streamTables } from '../../tools/formats/row-stream.ts';
-import { titleRow, type SheetTable } from '../../tools/formats/table/titles.ts';
+import { mapped, open, readFirstTable, readTables, type ReadOptions, type SheetTable } from '../helpers/read-tables.ts';
+import { titleRow } from '../../tools/formats/table/titles.ts';
 import { writeCsv } from '../../tools/formats/csv/write.ts';
 import { writeXlsx } from '../../tools/formats/xlsx/write.ts';
 import { GATHER_ROWS } from '../../tools/formats/grid.ts';
@@ -35,33 +34,39 @@ function viaTable(file: InputFile, o: ReadOptions, first = false) {
   }
 }
 
-/** The same, rows gathered from the stream; `resets` counts the times the consumer was told to start again. */
+/** The same, rows gathered from each sheet's stream; `resets` counts the times a stream was read again. */
 function viaStream(file: InputFile, o: ReadOptions, first = false) {
   const msgs: Msg[] = [];
   const report = (...m: Msg) => void msgs.push(m);
   let resets = 0;
   let batches = 0;
-  let tables: SheetTable[] = [];
-  const consumer = {
-    start: (t: SheetTable) => void tables.push({ ...t, rows: [] }),
-    rows(batch: Row[]) {
-      batches++;
-      tables.at(-1)!.rows.push(...batch);
-    },
-    end() {},
-    reset() {
-      resets++;
-      tables = [];
-    },
-  };
   try {
-    const read = first ? [streamFirstTable(file, { ...o, report }, consumer)] : streamTables(file, { ...o, report }, consumer).tables;
+    const read = mapped(o, () => {
+      const book = open(file, { ...o, report });
+      const sheets = first || o.sheets === 'first' ? [book.first] : book.sheets;
+      const tables = sheets.map((sheet) => {
+        let runs = 0;
+        const t = sheet.stream((rows) => {
+          // Each run after the first is the stream read again (a reset of the rows handed on).
+          if (runs++ > 0) resets++;
+          const got: Row[] = [];
+          for (const batch of rows) {
+            batches++;
+            got.push(...batch.rows());
+          }
+          return { table: { name: rows.name, header: rows.header, titleCells: rows.titleCells, rows: got } as SheetTable, rowCount: rows.rowCount, width: rows.width };
+        });
+        return t;
+      });
+      if (first) book.leftOut(book.first);
+      return tables;
+    });
     // What the stream says about each table is what was handed on.
     assert.deepEqual(
-      read.map((t) => [t.name, t.rowCount, t.width]),
-      tables.map((t) => [t.name, t.rows.length, widthOf(t)]),
+      read.map((t) => [t.table.name, t.rowCount, t.width]),
+      read.map((t) => [t.table.name, t.table.rows.length, widthOf(t.table)]),
     );
-    return { result: { tables: tables.map(norm), msgs }, resets, batches };
+    return { result: { tables: read.map((t) => norm(t.table)), msgs }, resets, batches };
   } catch (err) {
     return { result: { error: errorOf(err), msgs }, resets, batches };
   }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { unzipSync, strFromU8 } from 'fflate';
 import { sheetNames, writeXlsx, XLSX_MAX_ROWS } from '../../tools/formats/xlsx/write.ts';
-import { readTables } from '../../tools/formats/read-table.ts';
+import { mapped, readTables } from '../helpers/read-tables.ts';
 import { createContext } from '../../tools/core/execute.ts';
 import type { TableData } from '../../tools/formats/model.ts';
 import { d, readXlsx } from '../helpers/read-xlsx.ts';
@@ -106,9 +106,9 @@ test('writeXlsx: an empty table or no table still gives a valid workbook', async
 
 test('writeXlsx: too many rows or columns is format_limit_exceeded, never cut', () => {
   const many: TableData = { name: 'x', header: ['a'], rows: new Array(XLSX_MAX_ROWS).fill([1]) };
-  assert.throws(() => writeXlsx([many], ctx), { code: 'format_limit_exceeded', detail: { params: { format: 'xlsx', max: 1048576, unit: 'filas' } } });
+  assert.throws(() => mapped({}, () => writeXlsx([many], ctx)), { code: 'format_limit_exceeded', detail: { params: { format: 'xlsx', max: 1048576, unit: 'filas' } } });
   const wide: TableData = { name: 'x', header: null, rows: [new Array(16_385).fill(1)] };
-  assert.throws(() => writeXlsx([wide], en), { code: 'format_limit_exceeded', detail: { params: { format: 'xlsx', max: 16384, unit: 'columns' } } });
+  assert.throws(() => mapped({}, () => writeXlsx([wide], en)), { code: 'format_limit_exceeded', detail: { params: { format: 'xlsx', max: 16384, unit: 'columns' } } });
   const long: TableData = { name: 'x', header: null, rows: [['x'.repeat(32_768)]] };
-  assert.throws(() => writeXlsx([long], en), { code: 'format_limit_exceeded', detail: { params: { format: 'xlsx', max: 32767, unit: 'characters per cell' } } });
+  assert.throws(() => mapped({}, () => writeXlsx([long], en)), { code: 'format_limit_exceeded', detail: { params: { format: 'xlsx', max: 32767, unit: 'characters per cell' } } });
 });

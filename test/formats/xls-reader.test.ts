@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import * as XLSX from 'xlsx';
 import type { Cell } from '../../tools/formats/model.ts';
-import { readFirstTable, readTables } from '../../tools/formats/read-table.ts';
+import { readFirstTable, readTables } from '../helpers/read-tables.ts';
 import { readXls } from '../../tools/formats/xls/read.ts';
 import { FormatError, NeedsFallback } from '../../tools/formats/errors.ts';
 import { biff8, cell, compoundFile, record, RT, sstRecords, workbookStream, type Biff8Spec } from '../helpers/biff8.ts';
@@ -25,7 +25,7 @@ import { fixture, inputFile } from '../helpers/run-tool.ts';
 
 /** Asserts that the fast path reads `bytes` itself and gives exactly what SheetJS gives; returns the tables. */
 function sameBothWays(bytes: Uint8Array, label: string) {
-  assertSameBothWays(() => readXls(bytes, { sheets: 'all', maxCells: 1e7, file: 'x', report: () => {} }), bytes, label, { fast: 'libro.xls', sheetjs: 'libro.xlsb' });
+  assertSameBothWays(() => readXls(bytes, { sheets: 'all', maxCells: 1e7, file: 'x', report: () => {} }), bytes, label, 'libro.xls');
   return readAll('libro.xls', bytes, false).all;
 }
 

@@ -2,7 +2,7 @@
 // time, a few bytes, everything at once), the tokens and the cells are the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readTables } from '../../tools/formats/read-table.ts';
+import { readTables } from '../helpers/read-tables.ts';
 import { CellBudget, SheetGrid } from '../../tools/formats/grid.ts';
 import { readSheet } from '../../tools/formats/xlsx/sheet-xml.ts';
 import { attributesOf, decodeEntities, XmlScanner } from '../../tools/formats/xml/scan.ts';

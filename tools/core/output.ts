@@ -1,6 +1,6 @@
 // Result files: safe names, media types, ZIP packaging, and the previews every answer carries.
 import { extensionOf } from './files.ts';
-import { zipBuilder } from '../formats/zip/write.ts';
+import { zipBuilder } from '../formats/index.ts';
 import { CellError, FullCell, isoDate, widthOf, columnLetter, type AnyCell, type Cell, type Row, type TableData, type TablePreview } from '../formats/index.ts';
 
 export interface OutputFile {

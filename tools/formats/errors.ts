@@ -69,8 +69,8 @@ export class NeedsFallback extends Error {
 export class Restart extends Error {
   constructor(
     reason: string,
-    /** The read to use instead. */
-    readonly next: () => unknown,
+    /** The read to use instead, given the new attempt's SheetRead (book.ts). */
+    readonly next: (read: never) => unknown,
   ) {
     super(reason);
     this.name = 'Restart';

@@ -13,9 +13,9 @@
 //   a value are empty, counted in another.
 //
 // StreamGrid, below, gives the same table a batch of rows at a time instead of keeping it (row-stream.ts).
-import { columnLetter, type Cell, type Row } from './model.ts';
+import { ArrayTable } from './batch.ts';
+import { BATCH_ROWS, cellText, columnLetter, type Cell, type Row, type Table } from './model.ts';
 import type { Report } from './report.ts';
-import { BATCH_ROWS } from './table/titles.ts';
 import { FormatError } from './errors.ts';
 
 export const EXTENT_FACTOR = 4;
@@ -257,4 +257,11 @@ export class StreamGrid extends SheetGrid {
     this.batch = [];
     this.sink.rows(batch);
   }
+}
+
+/** A sheet's rows as read into a grid, as the model's table: the first row split off as titles when asked. */
+export function gridTable(name: string, rows: Row[], hasHeader: boolean): Table {
+  if (!hasHeader) return new ArrayTable({ name, header: null }, rows);
+  const [first = [], ...rest] = rows;
+  return new ArrayTable({ name, header: first.map(cellText), ...(rows.length > 0 ? { titleCells: rows[0] } : {}) }, rest);
 }

@@ -148,6 +148,8 @@ export interface Workbook<C = Cell> {
   table(): Table<C>;
   /** The first sheet streamed (Sheet.stream); then a warning names the sheets left out. */
   stream<T>(use: (rows: RowStream<C>) => T, o?: { onePass?: boolean }): T;
+  /** The warning naming the sheets other than `used`, for a one-table tool that reads a sheet itself. */
+  leftOut(used: Sheet<C>): void;
   /** A text format's encoding, as detected. */
   readonly encoding?: TextEncodingName;
 }

@@ -1,8 +1,7 @@
-// How the sheet layer tells the caller about things worth a message: the tool passes `ctx.message`.
-import type { MessageLevel } from '../core/define.ts';
+// Messages: readers and writers report through the run's FormatContext (`message`); lists in them are clipped here.
+import type { Report } from './model.ts';
 
-/** Same shape as ToolContext.message: a `messages.<key>` text with its placeholders. */
-export type Report = (level: MessageLevel, key: string, params?: Record<string, string | number>) => void;
+export type { Report };
 
 export const silent: Report = () => {};
 

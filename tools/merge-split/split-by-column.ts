@@ -5,11 +5,8 @@
 import * as v from 'valibot';
 import { defineTool, type ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
-import { extensionOf } from '../core/files.ts';
 import { outputFormat } from '../core/schema.ts';
-import { cellText, columnLetter, titleKey, type Cell, type Row } from '../formats/model.ts';
-import { partPreview, readCsvRecords, writeCsvParts } from '../formats/csv/records.ts';
-import { csvText, listText, readFirstTable, writeCsv, writeXlsx, type SheetTable } from '../formats/index.ts';
+import { BATCH_ROWS, cellText, columnLetter, csvText, listText, openWorkbook, tableWriter, titleKey, type Cell, type TableHead } from '../formats/index.ts';
 
 function findColumn(header: string[] | null, column: string, ctx: ToolContext): number {
   const titles = header ?? [];
@@ -43,38 +40,33 @@ export default defineTool({
   run({ file }, opts, ctx) {
     const keep = opts['keep-column'];
     const named = (value: Cell, title: string) => (opts['include-column-in-name'] ? `${title}-${groupName(value, ctx)}` : groupName(value, ctx));
-    if (extensionOf(file.name) === 'csv' && opts.format === 'csv') {
-      // Records are copied as they are: no typing, no table (tools/sheet/csv-records.ts). Every value is
-      // text or empty, so the text itself is the group key ('' for the empty group).
-      const src = readCsvRecords(file, { hasHeader: true, report: ctx.message, maxCells: ctx.limits.maxCells });
-      const col = findColumn(src.header, opts.column, ctx);
-      const title = src.header?.[col] || columnLetter(col);
-      const { partOf, values } = src.groups(col);
-      const header = keep ? src.header : src.header!.filter((_, i) => i !== col);
-      const names = values.map((value) => named(value === '' ? null : value, title));
-      if (names.length === 0) names.push(ctx.name('empty'));
-      const dropColumn = keep ? -1 : col;
-      const bytes = writeCsvParts(src, partOf, names.length, { header: () => header, dropColumn });
-      const files = names.map((name, i) => ctx.file(`${name}.csv`, bytes[i]));
-      return { files, preview: partPreview(src, partOf, 0, names[0], header, dropColumn) };
-    }
-    const table = readFirstTable(file, { hasHeader: true, detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
+    // CSV to CSV keeps every value's text (its records are copied as they are); to xlsx, CSV values are typed.
+    const table = openWorkbook(file, ctx, { hasHeader: true, detectTypes: opts.format === 'xlsx', sheets: 'first' }).table();
     const col = findColumn(table.header, opts.column, ctx);
     const title = table.header?.[col] || columnLetter(col);
-    const groups = new Map<string, { value: Cell; rows: Row[] }>();
-    for (const row of table.rows) {
-      const value = row[col] ?? null;
-      const key = groupKey(value);
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = { value, rows: [] }));
-      g.rows.push(keep ? row : row.filter((_, i) => i !== col));
+    // Rows grouped by the column's value, groups in order of first appearance.
+    const groups = new Map<string, { value: Cell; rows: number[] }>();
+    let row = 0;
+    for (const batch of table) {
+      for (const value of batch.column(col)) {
+        const key = groupKey(value);
+        let g = groups.get(key);
+        if (!g) groups.set(key, (g = { value, rows: [] }));
+        g.rows.push(row++);
+      }
     }
     const drop = <T>(xs: T[] | null | undefined) => (xs && !keep ? xs.filter((_, i) => i !== col) : (xs ?? undefined));
-    const header = drop(table.header) ?? null;
-    const titleCells = drop(table.titleCells);
-    const parts: SheetTable[] = [...groups.values()].map((g) => ({ name: named(g.value, title), header, titleCells, delimiter: table.delimiter, rows: g.rows }));
-    if (parts.length === 0) parts.push({ name: ctx.name('empty'), header, titleCells, delimiter: table.delimiter, rows: [] });
-    const files = parts.map((p) => ctx.file(`${p.name}.${opts.format}`, opts.format === 'csv' ? writeCsv(p) : writeXlsx([p], ctx)));
-    return { files, preview: parts[0] };
+    const head: Omit<TableHead, 'name'> = { header: drop(table.header) ?? null, titleCells: drop(table.titleCells), width: table.width - (keep ? 0 : 1), delimiter: table.delimiter };
+    const parts = [...groups.values()].map((g) => ({ name: named(g.value, title), rows: g.rows }));
+    if (parts.length === 0) parts.push({ name: ctx.name('empty'), rows: [] });
+    const files = parts.map((p) => {
+      const out = tableWriter(opts.format, { ...head, name: p.name }, ctx);
+      for (let at = 0; at < p.rows.length; at += BATCH_ROWS) {
+        const batch = table.pick(p.rows.slice(at, at + BATCH_ROWS));
+        out.write(keep ? batch : batch.without(col));
+      }
+      return ctx.file(`${p.name}.${opts.format}`, out.end());
+    });
+    return { files };
   },
 });

@@ -5,16 +5,15 @@
 // The parser is our own, not papaparse: papaparse picks one line ending per file, so a file mixing CRLF and
 // LF loses row breaks. The reader never trims a value.
 import { isAscii, isUtf8 } from 'node:buffer';
-import { DEFAULT_TOOL_LIMITS } from '../../core/config.ts';
-import { ToolError } from '../../core/errors.ts';
-import { baseNameOf, type InputFile } from '../../core/files.ts';
-import type { Cell, Row, TableData } from '../model.ts';
-import { detectType, type DetectOptions } from './detect-type.ts';
+import { ArrayBatch } from '../batch.ts';
+import { FormatError, Restart } from '../errors.ts';
+import { EXTENT_FACTOR } from '../grid.ts';
+import type { Cell, Row, RowBatch, RowStream, SourceFile, TableData, TextEncodingName } from '../model.ts';
 import { silent, type Report } from '../report.ts';
 import { ColumnTexts, RecentDates } from '../shared-cells.ts';
-import { EXTENT_FACTOR } from '../grid.ts';
+import { detectType, type DetectOptions } from './detect-type.ts';
 
-export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+export type { TextEncodingName };
 
 /**
  * Text of a file: a BOM decides (UTF-8, UTF-16 LE/BE); without one, UTF-16 is recognized by its zero bytes,
@@ -186,6 +185,11 @@ const isBlank = (r: readonly Cell[]) => r.every((f) => f === '' || f === null);
  * number of fields (at least two); comma when none does.
  */
 export function detectDelimiter(text: string): string {
+  return detectDelimiterOf(text) ?? ',';
+}
+
+/** detectDelimiter, or null when no delimiter splits the first records into two fields or more. */
+export function detectDelimiterOf(text: string): string | null {
   const sample = text.slice(0, SAMPLE_CHARS);
   let best = { delim: ',', share: 0 };
   for (const delim of DETECT_ORDER) {
@@ -201,7 +205,7 @@ export function detectDelimiter(text: string): string {
     const share = count / rows.length;
     if (share > best.share + 1e-9) best = { delim, share };
   }
-  return best.delim;
+  return best.share > 0 ? best.delim : null;
 }
 
 export interface CsvReadOptions {
@@ -210,10 +214,8 @@ export interface CsvReadOptions {
   detectTypes: boolean;
   /** One character; detected when left out. */
   delimiter?: string;
-  /** The request field the file came in, for errors. */
-  option?: 'file' | 'files';
   report?: Report;
-  /** Non-empty fields the file may hold; `ctx.limits.maxCells` in a tool. */
+  /** Non-empty fields the file may hold (the run's limit). */
   maxCells?: number;
 }
 
@@ -223,90 +225,174 @@ export interface CsvRead {
   delimiter: string;
 }
 
-/** What a streamed read found, once every row has gone to the sink. */
-export interface CsvStreamed {
-  /** Titles as wide as the widest row, or null without a header. */
-  header: string[] | null;
-  /** Data rows handed out (blank rows between data rows included). */
-  rowCount: number;
-  /** Fields of the widest record. */
-  width: number;
-  encoding: TextEncodingName;
-  delimiter: string;
-}
-
-/** Where streamed rows go: the title row first (when there is a header), then the data rows in order. */
+/** Where parsed rows go: the title row first (when there is a header), then the data rows in order. */
 export interface CsvRowSink {
   titles(cells: readonly Cell[]): void;
   /** Rows are typed but not padded: a row shorter than the widest has no cells past its end. */
-  rows(batch: readonly Row[]): void;
+  rows(batch: Row[]): void;
 }
 
-/** Reads a CSV file into a rectangular table named after the file; messages go to `report`. */
-export function readCsv(file: InputFile, o: CsvReadOptions): CsvRead {
-  const rows: Row[] = [];
-  const { read } = streamCsv(file, o, (pipe) => {
-    rows.length = 0;
-    pipe({ titles: () => {}, rows: (batch) => { for (const r of batch) rows.push(r); } });
-  });
-  // Each record is its row already (CellMaker), padded here: no second array per row.
-  for (const cells of rows) for (let i = cells.length; i < read.width; i++) cells.push(null);
-  return { table: { name: baseNameOf(file.name), header: read.header, rows }, encoding: read.encoding, delimiter: read.delimiter };
+/** A file's base name: what a CSV's table is named after. */
+export function baseNameOf(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? name;
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/** The encoding a file's text is read in (decodeText's rule), without decoding it. */
+export function encodingOf(b: Uint8Array): TextEncodingName {
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return 'utf-8';
+  if (b[0] === 0xff && b[1] === 0xfe) return 'utf-16le';
+  if (b[0] === 0xfe && b[1] === 0xff) return 'utf-16be';
+  const utf16 = guessUtf16(b);
+  if (utf16) return utf16;
+  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  return isAscii(buf) || isUtf8(buf) ? 'utf-8' : 'windows-1252';
 }
 
 /**
- * Reads a CSV as readCsv does, but hands its rows to a sink as they are parsed instead of keeping them: `write`
- * gets `pipe`, which sends every row into the sink it is given, and returns what `write` made of them (an
- * xlsx written while the CSV is read holds neither the whole text nor the whole table). `write` runs a second
- * time, from scratch, in the rare file whose piecewise read must start again on the whole text (a quote left
- * open until the end); messages are reported once, when the read has succeeded.
+ * tools.md §2.2: a NUL byte in text that is not UTF-16 means a binary file (a ZIP or a workbook named .csv),
+ * which would otherwise come out as a table of garbage presented as success.
  */
-export function streamCsv<T>(file: InputFile, o: CsvReadOptions, write: (pipe: (sink: CsvRowSink) => void) => T): { result: T; read: CsvStreamed } {
-  const report = o.report ?? silent;
-  const option = o.option ?? 'file';
-  // A file of one piece is decoded once, for the delimiter and the parse alike, and parsed whole.
-  const pieces = file.bytes.length > PIECE_BYTES ? pieceDecoder(file.bytes) : null;
-  const { text, encoding } = pieces === null ? decodeText(file.bytes) : { text: null, encoding: pieces.encoding };
-  // tools.md §2.2: a NUL byte in text that is not UTF-16 means a binary file (a ZIP or a workbook named .csv),
-  // which would otherwise come out as a table of garbage presented as success.
-  if (!encoding.startsWith('utf-16') && file.bytes.includes(0)) {
-    throw new ToolError('invalid_file', { option, messageKey: 'error-details.binary', params: { name: file.name.slice(0, 200) } });
-  }
-  const delimiter = o.delimiter ?? detectDelimiter(text ?? pieces!.decode(pieces!.from, pieceEnd(file.bytes, pieces!.from + 4 * SAMPLE_CHARS)));
-  // Records are typed as they are parsed: their field texts die young instead of all living at once with the
-  // whole text (100,000 rows: ~50 MB of fields and arrays at the end of parsing).
-  const makeCells = () => new CellMaker(o.hasHeader, o.detectTypes, { decimalComma: delimiter !== ',' });
-  const limits = { maxCells: o.maxCells ?? DEFAULT_TOOL_LIMITS.maxCells, name: file.name, option };
-  let flow: CsvFlow | undefined;
-  let unclosedQuotes: number[] = [];
-  const attempt = (whole: boolean) =>
-    write((sink) => {
-      flow = new CsvFlow(o.hasHeader, sink, limits);
-      unclosedQuotes = [];
-      if (pieces !== null && !whole) {
-        if (!parsePieces(file.bytes, pieces, delimiter, makeCells(), flow)) throw RESTART;
-      } else {
-        const parsed = parseCsv(text ?? decodeText(file.bytes).text, delimiter, Infinity, () => makeCells().finish);
-        unclosedQuotes = parsed.unclosedQuotes;
-        flow.add(parsed.rows);
-      }
-      flow.end();
-    });
-  let result: T;
-  try {
-    result = attempt(false);
-  } catch (err) {
-    if (err !== RESTART) throw err;
-    result = attempt(true);
-  }
-  if (!flow?.ended) throw new Error('streamCsv: write did not pipe the rows');
-  if (encoding === 'windows-1252') report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
-  if (unclosedQuotes.length > 0) report('warning', 'csv_unclosed_quote', { name: file.name, line: unclosedQuotes[0], count: unclosedQuotes.length });
-  flow.reportRagged(report, file.name);
-  return { result, read: { header: flow.header, rowCount: flow.rowCount, width: flow.width, encoding, delimiter } };
+export function refuseBinary(bytes: Uint8Array, encoding: TextEncodingName): void {
+  if (!encoding.startsWith('utf-16') && bytes.includes(0)) throw new FormatError('binary', 'NUL bytes in text');
 }
 
-const RESTART = Symbol('restart on the whole text');
+/** The delimiter of a CSV, detected on its first characters (a file of one piece: on all of it). */
+export function sniffDelimiter(bytes: Uint8Array): string | null {
+  const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes) : null;
+  return detectDelimiterOf(pieces === null ? decodeText(bytes).text : pieces.decode(pieces.from, pieceEnd(bytes, pieces.from + 4 * SAMPLE_CHARS)));
+}
+
+/** Reads a CSV file into a rectangular table named after the file; messages go to `report`. */
+export function readCsv(file: SourceFile, o: CsvReadOptions): CsvRead {
+  const encoding = encodingOf(file.bytes);
+  refuseBinary(file.bytes, encoding);
+  const delimiter = o.delimiter ?? sniffDelimiter(file.bytes) ?? ',';
+  const report = o.report ?? silent;
+  const rowsOf = (stream: OnePassCsv) => {
+    const rows: Row[] = [];
+    for (const batch of stream) for (const r of batch.rows()) rows.push(r);
+    return rows;
+  };
+  const first = new OnePassCsv(file, { ...o, delimiter, encoding }, report, false);
+  let stream = first;
+  let rows: Row[];
+  try {
+    rows = rowsOf(first);
+  } catch (err) {
+    if (!(err instanceof Restart)) throw err;
+    stream = new OnePassCsv(file, { ...o, delimiter, encoding }, report, true);
+    rows = rowsOf(stream);
+  }
+  // Each record is its row already (CellMaker), padded here: no second array per row.
+  for (const cells of rows) for (let i = cells.length; i < stream.width; i++) cells.push(null);
+  return { table: { name: baseNameOf(file.name), header: stream.header, rows }, encoding, delimiter };
+}
+
+/**
+ * A CSV read in one pass, its rows handed on as they are parsed: an 8-bit text is decoded and parsed in pieces
+ * (see PIECE_BYTES), so that neither the whole text nor the whole table is ever held. Its width grows as rows
+ * come and its titles are padded to it at the end. In the rare file whose piecewise read must start again on
+ * the whole text (a quote left open until the end), iterating throws Restart, whose read parses the whole text.
+ * Messages go to `report` once every row has been read.
+ */
+export class OnePassCsv implements RowStream {
+  readonly name: string;
+  readonly total = null;
+  readonly delimiter: string;
+  rowCount = 0;
+  private titles: string[] | null = null;
+  private readonly queue: Row[][] = [];
+  private readonly flow: CsvFlow;
+  private readonly pull: Iterator<void>;
+  private ended = false;
+
+  constructor(
+    private readonly file: SourceFile,
+    private readonly o: CsvReadOptions & { delimiter: string; encoding: TextEncodingName },
+    private readonly report: Report,
+    whole: boolean,
+  ) {
+    this.name = baseNameOf(file.name);
+    this.delimiter = o.delimiter;
+    this.flow = new CsvFlow(o.hasHeader, { titles: (cells) => void (this.titles = cells as string[]), rows: (batch) => void this.queue.push(batch) }, o.maxCells ?? Infinity);
+    this.pull = this.parse(whole);
+  }
+
+  private *parse(whole: boolean): Generator<void> {
+    const { file, o, flow } = this;
+    const bytes = file.bytes;
+    // Records are typed as they are parsed: their field texts die young instead of all living at once with the
+    // whole text (100,000 rows: ~50 MB of fields and arrays at the end of parsing).
+    const typing = { decimalComma: o.delimiter !== ',' };
+    const cells = new CellMaker(o.hasHeader, o.detectTypes, typing);
+    const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes) : null;
+    let unclosedQuotes: number[] = [];
+    if (pieces !== null && !whole) {
+      const delim = o.delimiter.charCodeAt(0);
+      const none = new Set<number>();
+      for (let start = pieces.from; start < bytes.length; ) {
+        let end = pieceEnd(bytes, start + PIECE_BYTES);
+        for (;;) {
+          const header = cells.header;
+          const res = parseOnce(pieces.decode(start, end), delim, none, Infinity, cells.finish);
+          if (res.unclosedAt < 0) {
+            flow.add(res.rows);
+            break;
+          }
+          if (end >= bytes.length) {
+            throw new Restart('a quote open until the end of the file', (read: { report: Report }) => new OnePassCsv(file, o, read.report, true));
+          }
+          cells.header = header;
+          end = pieceEnd(bytes, start + 2 * (end - start));
+        }
+        start = end;
+        yield;
+      }
+    } else {
+      // Each parse of the text (a quote that never closes makes another) types its records afresh.
+      const parsed = parseCsv(decodeText(bytes).text, o.delimiter, Infinity, () => new CellMaker(o.hasHeader, o.detectTypes, typing).finish);
+      unclosedQuotes = parsed.unclosedQuotes;
+      flow.add(parsed.rows);
+      yield;
+    }
+    flow.end(file.name);
+    if (o.encoding === 'windows-1252') this.report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
+    if (unclosedQuotes.length > 0) this.report('warning', 'csv_unclosed_quote', { name: file.name, line: unclosedQuotes[0], count: unclosedQuotes.length });
+    flow.reportRagged(this.report, file.name);
+  }
+
+  private step(): boolean {
+    if (this.ended) return false;
+    if (this.pull.next().done) this.ended = true;
+    return !this.ended;
+  }
+
+  /** The titles as read (padded to the width once every row is read), or null without a header. */
+  get header(): string[] | null {
+    if (!this.o.hasHeader) return null;
+    while (this.titles === null && this.step());
+    return this.ended ? this.flow.header : this.titles;
+  }
+
+  /** The widest record so far: final once every row is read. */
+  get width(): number {
+    return this.flow.width;
+  }
+
+  *[Symbol.iterator](): Iterator<RowBatch> {
+    for (;;) {
+      while (this.queue.length > 0) {
+        const batch = this.queue.shift()!;
+        this.rowCount += batch.length;
+        yield new ArrayBatch(batch);
+      }
+      if (this.ended) return;
+      this.step();
+    }
+  }
+}
 
 /**
  * Typed records, in file order, to a sink: blank lines before and after the data are not rows of the table
@@ -332,7 +418,7 @@ class CsvFlow {
   constructor(
     private readonly hasHeader: boolean,
     private readonly sink: CsvRowSink,
-    private readonly limits: { maxCells: number; name: string; option: 'file' | 'files' },
+    private readonly maxCells: number,
   ) {}
 
   add(records: Row[]): void {
@@ -344,7 +430,7 @@ class CsvFlow {
         continue;
       }
       for (const f of r) if (f !== '' && f !== null) this.used++;
-      if (this.used > this.limits.maxCells) checkCells(this.used, 0, 0, this.limits.maxCells, this.limits.name, this.limits.option);
+      if (this.used > this.maxCells) checkCells(this.used, 0, 0, this.maxCells, '');
       if (r.length > this.width) this.width = r.length;
       if (!this.started) {
         this.started = true;
@@ -379,13 +465,11 @@ class CsvFlow {
     }
   }
 
-  end(): void {
+  end(name: string): void {
     // A file with no row at all (empty, only a BOM, only blank lines) is no table: refuse it rather than
     // answer with an empty result that looks like success.
-    if (!this.started) {
-      throw new ToolError('invalid_file', { option: this.limits.option, messageKey: 'error-details.empty', params: { name: this.limits.name.slice(0, 200) } });
-    }
-    checkCells(this.used, this.rowCount + (this.header ? 1 : 0), this.width, this.limits.maxCells, this.limits.name, this.limits.option);
+    if (!this.started) throw new FormatError('empty', 'no record with a value');
+    checkCells(this.used, this.rowCount + (this.header ? 1 : 0), this.width, this.maxCells, name);
     if (this.header) {
       const h = this.header;
       this.header = Array.from({ length: this.width }, (_, i) => (h[i] as string | undefined) ?? '');
@@ -505,14 +589,9 @@ function ownText(s: string): string {
 
 // Decided on the parsed fields, before rows are padded and typed: padding a ragged file (one row of 100,000
 // fields among a million short ones) would allocate the whole rectangle first.
-export function checkCells(used: number, rows: number, width: number, maxCells: number, name: string, option: 'file' | 'files'): void {
-  const params = { name: name.slice(0, 200), format: 'csv' };
-  if (used > maxCells) throw new ToolError('too_complex', { option, messageKey: 'error-details.cells', params: { ...params, reason: 'cells', max: maxCells } });
+export function checkCells(used: number, rows: number, width: number, maxCells: number, name: string): void {
+  if (used > maxCells) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: maxCells } });
   if (rows * width > maxCells * EXTENT_FACTOR) {
-    throw new ToolError('too_complex', {
-      option,
-      messageKey: 'error-details.sheet-extent',
-      params: { ...params, reason: 'cells', sheet: baseNameOf(name), rows, columns: width },
-    });
+    throw new FormatError('sheet-extent', 'sheet extent', { params: { reason: 'cells', sheet: baseNameOf(name), rows, columns: width } });
   }
 }

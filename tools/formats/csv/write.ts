@@ -1,10 +1,14 @@
 // CSV out: RFC 4180 quoting, CRLF, UTF-8 (with a BOM unless asked not to), numbers with a point and no
 // exponent, ISO dates, booleans true/false, text exactly as it is.
+import { FirstRows, rowsOf } from '../batch.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 import { joinBytes } from '../util/bytes.ts';
-import { isoDate, type Cell } from '../model.ts';
+import { CellError, FullCell, isoDate, type AnyCell, type RowBatch, type TableData, type TableHead, type Written } from '../model.ts';
 import { isoTime, isTimeOnly } from '../dates.ts';
-import type { SheetTable } from '../table/titles.ts';
+import { titleRow } from '../table/titles.ts';
+import type { TableWriter } from '../xlsx/write.ts';
+import { RecordBatch } from './book.ts';
+import { PLAIN } from './records.ts';
 
 /** Plain decimal text of a number: a point, no exponent, `-0` as `0`. */
 export function plainNumber(n: number): string {
@@ -27,8 +31,10 @@ export function plainNumber(n: number): string {
 }
 
 /** Text of a cell in a CSV: dates ISO (a time of day alone as `hh:mm:ss`), booleans `true`/`false`. */
-export function csvText(c: Cell): string {
+export function csvText(c: AnyCell): string {
   if (c === null) return '';
+  if (c instanceof FullCell) return csvText(c.value);
+  if (c instanceof CellError) return c.text;
   if (typeof c === 'string') return c;
   if (typeof c === 'number') return plainNumber(c);
   if (typeof c === 'boolean') return c ? 'true' : 'false';
@@ -61,7 +67,7 @@ export function csvLine(fields: readonly string[], delimiter: string, special: R
 }
 
 /** A table as CSV bytes (UTF-8, CRLF), every row as wide as the table. */
-export function writeCsv(table: SheetTable, o: CsvWriteOptions = {}): Uint8Array {
+export function writeCsv(table: TableData<AnyCell>, o: CsvWriteOptions = {}): Uint8Array {
   const withHeader = o.includeHeader !== false && table.header !== null && table.header.length > 0;
   let width = withHeader ? table.header!.length : 0;
   for (const r of table.rows) if (r.length > width) width = r.length;
@@ -93,11 +99,11 @@ export class CsvWriter {
     this.out = o.bom !== false ? '\uFEFF' : '';
   }
 
-  row(row: readonly Cell[]): void {
+  row(row: readonly AnyCell[]): void {
     this.rows([row]);
   }
 
-  rows(rows: readonly (readonly Cell[])[]): void {
+  rows(rows: readonly (readonly AnyCell[])[]): void {
     const { width, delimiter, special } = this;
     let out = this.out;
     for (let r = 0; r < rows.length; r++) {
@@ -129,6 +135,80 @@ export class CsvWriter {
     return this.dates.get(t) ?? this.dates.set(t, csvText(d));
   }
 
+  /**
+   * Records of a CSV read with the same delimiter, copied as they are where writeCsv would write their fields
+   * back as the same bytes (csv/records.ts PLAIN), else written from their fields: the same bytes as rows()
+   * of the same fields, without a string per field (split-rows and split-by-column, CSV to CSV).
+   */
+  records(batch: RecordBatch): void {
+    const { src, ks, drop } = batch;
+    const { bytes, starts, ends, counts, flags } = src;
+    const { width, delimiter, special } = this;
+    const d = delimiter.charCodeAt(0);
+    // The size first: each record's bytes, its padding and its line end, or its line written as text.
+    const lines: (Buffer | null)[] = new Array(ks.length).fill(null);
+    const spans = drop >= 0 ? new Int32Array(ks.length * 2) : null;
+    let size = 0;
+    for (let j = 0; j < ks.length; j++) {
+      const k = ks[j];
+      let len = ends[k] - starts[k];
+      let fields = counts[k];
+      if (spans && drop < fields) {
+        const [s, e] = src.span(k, drop);
+        spans[2 * j] = s;
+        spans[2 * j + 1] = e;
+        // The field and one delimiter next to it go.
+        len -= e - s + (fields > 1 ? 1 : 0);
+        fields--;
+      }
+      // A record left with no field (its only one dropped) is padded as a row of empty fields.
+      if (flags[k] & PLAIN && (len > 0 || width !== 1) && width > 0) size += len + (width - Math.max(fields, 1)) + 2;
+      else {
+        const texts = src.fields(k);
+        if (drop >= 0) texts.splice(drop, 1);
+        const line = Buffer.from(csvLine(texts, delimiter, special), 'utf8');
+        lines[j] = line;
+        size += line.length;
+      }
+    }
+    this.flushText();
+    const out = Buffer.allocUnsafe(size);
+    // A view per record: measured 1.8× faster than Buffer#copy, whose argument checks cost more than the copy.
+    const copy = (from: number, to: number, p: number) => {
+      out.set(new Uint8Array(bytes.buffer, bytes.byteOffset + from, to - from), p);
+      return p + to - from;
+    };
+    let p = 0;
+    for (let j = 0; j < ks.length; j++) {
+      const line = lines[j];
+      if (line !== null) {
+        out.set(line, p);
+        p += line.length;
+        continue;
+      }
+      const k = ks[j];
+      let fields = counts[k];
+      if (spans && drop < fields) {
+        const s = spans[2 * j];
+        const e = spans[2 * j + 1];
+        // Before the field (without the delimiter that ends it when it is the first), then after it.
+        if (drop === 0) p = copy(e < ends[k] ? e + 1 : e, ends[k], p);
+        else p = copy(e, ends[k], copy(starts[k], s - 1, p));
+        fields--;
+      } else p = copy(starts[k], ends[k], p);
+      for (let f = Math.max(fields, 1); f < width; f++) out[p++] = d;
+      out[p++] = CR;
+      out[p++] = LF;
+    }
+    this.chunks.push(out);
+  }
+
+  private flushText(): void {
+    if (this.out.length === 0) return;
+    this.chunks.push(Buffer.from(this.out, 'utf8'));
+    this.out = '';
+  }
+
   /** The CSV's bytes; the writer is done. */
   finish(): Uint8Array {
     this.chunks.push(Buffer.from(this.out, 'utf8'));
@@ -137,4 +217,41 @@ export class CsvWriter {
     this.chunks.length = 0;
     return bytes;
   }
+}
+
+const CR = 13;
+const LF = 10;
+
+export interface CsvWriterOptions {
+  /** One character; the source's (a CSV keeps its delimiter) or a comma when left out. */
+  delimiter?: string;
+  /** A UTF-8 byte-order mark first (default true). */
+  bom?: boolean;
+  /** The title row, when the table has titles (default true). */
+  titles?: boolean;
+  /** The title row from its typed cells (a date title as the data writes dates), not its text (excel-to-csv). */
+  typedTitles?: boolean;
+  /** The table's name in the preview (a CSV holds none), when not the head's. */
+  name?: string;
+}
+
+/** A table as CSV, written as its rows come: RFC 4180 quoting, CRLF, every row as wide as the head says. */
+export function csvWriter(head: TableHead, o: CsvWriterOptions = {}): TableWriter {
+  const delimiter = o.delimiter ?? head.delimiter ?? ',';
+  const width = head.width;
+  const csv = new CsvWriter(width, { delimiter, bom: o.bom });
+  if (o.titles !== false && head.header && head.header.length > 0) csv.row(o.typedTitles ? titleRow(head)! : head.header);
+  const first = new FirstRows();
+  let count = 0;
+  return {
+    write(batch: RowBatch<AnyCell> | readonly (readonly AnyCell[])[]) {
+      first.take(batch);
+      count += batch.length;
+      if (batch instanceof RecordBatch && !batch.typed && batch.src.delimiter === delimiter) csv.records(batch);
+      else csv.rows(rowsOf(batch));
+    },
+    end(): Written {
+      return { bytes: csv.finish(), preview: first.preview(o.name ?? head.name, head.header, width, count) };
+    },
+  };
 }

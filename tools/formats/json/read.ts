@@ -11,11 +11,11 @@
 //   file or one holding NUL bytes is `invalid_file`; a property repeated inside one object keeps its last
 //   value (as JSON.parse does), with a warning; two paths with the same dotted name get ` (2)`, with an info;
 // - the table (rows × columns, empty cells included) counts against MAX_CELLS, since every cell is written.
-import type { ToolContext } from '../../core/define.ts';
-import { ToolError } from '../../core/errors.ts';
-import type { InputFile } from '../../core/files.ts';
-import type { Cell, Row, TableData } from '../model.ts';
-import { decodeText } from '../csv/read.ts';
+import { ArrayTable } from '../batch.ts';
+import type { BookReader, SheetRead } from '../book.ts';
+import { FormatError, type FormatReason } from '../errors.ts';
+import type { Cell, FormatContext, Report, Row, SourceFile, Table, TableData } from '../model.ts';
+import { baseNameOf, decodeText } from '../csv/read.ts';
 import { listText } from '../report.ts';
 import { uniqueNames } from '../table/names.ts';
 
@@ -29,7 +29,7 @@ type JsonValue = null | boolean | number | string | Inexact | JsonValue[] | Map<
 
 type Frame = { items: JsonValue[] | Map<string, JsonValue>; key: string };
 
-type Localizer = Pick<ToolContext, 't' | 'message'>;
+type Localizer = Pick<FormatContext, 't'> & { message: Report };
 
 export interface JsonReadOptions {
   /** Name of the resulting table (sheet name). */
@@ -229,11 +229,11 @@ function lineColumn(text: string, at: number): { line: number; column: number } 
 }
 
 /** Reads `file` (a JSON list of objects) into a table with a title row. */
-export function readJsonTable(file: InputFile, o: JsonReadOptions): TableData {
+export function readJsonTable(file: SourceFile, o: JsonReadOptions): TableData {
   const { ctx } = o;
   const name = file.name.slice(0, 200);
   const invalid = (key: string, params: Record<string, string | number> = {}) =>
-    new ToolError('invalid_file', { option: 'file', messageKey: `error-details.${key}`, params: { name, ...params } });
+    new FormatError(key as FormatReason, key, { params });
   const bytes = file.bytes;
   const { text, encoding } = decodeText(bytes);
   if (!encoding.startsWith('utf-16') && bytes.includes(0)) throw invalid('binary');
@@ -277,7 +277,7 @@ export function readJsonTable(file: InputFile, o: JsonReadOptions): TableData {
     }
     if (cell === null) return;
     row[node.col] = cell;
-    if (++cells > o.maxCells) throw new ToolError('too_complex');
+    if (++cells > o.maxCells) throw new FormatError('too-complex', 'JSON table past the cell limit');
   };
   // Recursion depth is bounded by the parser's JSON_MAX_DEPTH.
   const flatten = (obj: Map<string, JsonValue>, parent: Node, prefix: string[], row: Cell[], item: number) => {
@@ -322,7 +322,7 @@ export function readJsonTable(file: InputFile, o: JsonReadOptions): TableData {
 
   const width = paths.length;
   if (width === 0) throw invalid('empty');
-  if (rows.length * width > o.maxCells) throw new ToolError('too_complex');
+  if (rows.length * width > o.maxCells) throw new FormatError('too-complex', 'JSON table past the cell limit');
   const dense: Row[] = rows.map((r) => {
     const out: Row = new Array(width);
     for (let i = 0; i < width; i++) out[i] = r[i] ?? null;
@@ -334,4 +334,19 @@ export function readJsonTable(file: InputFile, o: JsonReadOptions): TableData {
   const { names, renamed } = uniqueNames(paths.map((path) => path.join('.')), (n, k) => `${n} (${k})`);
   if (renamed.length > 0) ctx.message('info', 'json_columns_renamed', { columns: listText([...new Set(renamed)]) });
   return { name: o.name, header: names, rows: dense };
+}
+
+/** A JSON list of objects as a workbook of one sheet named after the file (book.ts). */
+export class JsonReader implements BookReader {
+  readonly format = 'json' as const;
+  readonly sheets: { name: string; visibility: 'visible' }[];
+
+  constructor(private readonly file: SourceFile) {
+    this.sheets = [{ name: baseNameOf(file.name), visibility: 'visible' }];
+  }
+
+  table(_i: number, read: SheetRead): Table {
+    const table = readJsonTable(this.file, { name: this.sheets[0].name, maxCells: read.cells.max, ctx: { t: (k, p) => read.ctx.t(k, p), message: read.report } });
+    return new ArrayTable(table, table.rows);
+  }
 }

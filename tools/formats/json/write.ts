@@ -6,9 +6,12 @@
 // Measured on 100,000 rows × 10 columns: a text per cell joined per row took ~3× the time of one growing
 // string; from the CSV's bytes, no table and no string per text field, the whole conversion took about a
 // third of the table path's.
+import { FirstRows, rowsOf } from '../batch.ts';
 import { joinBytes } from '../util/bytes.ts';
-import type { Cell } from '../model.ts';
+import { CellError, FullCell, type AnyCell, type Cell, type RowBatch, type TableHead, type Written } from '../model.ts';
+import { RecordBatch } from '../csv/book.ts';
 import { csvText } from '../csv/write.ts';
+import type { TableWriter } from '../xlsx/write.ts';
 import { fieldAt, type CsvRecords } from '../csv/records.ts';
 import { detectType } from '../csv/detect-type.ts';
 
@@ -28,8 +31,10 @@ const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 const stringText = (s: string) => (ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`);
 
 /** JSON text of a cell; the text of a date is remembered by its time (a column of dates repeats them). */
-function valueText(c: Cell, dates: Map<number, string>): string {
+function valueText(c: AnyCell, dates: Map<number, string>): string {
   if (c === null) return 'null';
+  if (c instanceof FullCell) return valueText(c.value, dates);
+  if (c instanceof CellError) return stringText(c.text);
   if (typeof c === 'string') return stringText(c);
   if (typeof c === 'number') return Number.isFinite(c) ? String(c) : stringText(String(c));
   if (typeof c === 'boolean') return c ? 'true' : 'false';
@@ -57,29 +62,84 @@ function pieces(o: Layout) {
   };
 }
 
-/** `count` rows (`rowAt` gives each) as JSON bytes. */
-export function jsonBytes(count: number, rowAt: (r: number) => readonly Cell[], o: Layout): Uint8Array {
+/** JSON of rows given a batch at a time (the titles of a list first), written into one growing string. */
+function textJson(o: Layout, titles: readonly string[] | null): JsonOut {
   const chunks: Uint8Array[] = [];
   const p = pieces(o);
   const dates = new Map<number, string>();
   let text = '[';
-  for (let r = 0; r < count; r++) {
-    const row = rowAt(r);
-    text += (r > 0 ? ',' : '') + p.rowStart;
-    let written = 0;
-    for (let i = 0; i < o.width; i++) {
-      const c = row[i] ?? null;
-      if (c === null && p.skip) continue;
-      text += (written++ > 0 ? ',' : '') + p.prefix[i] + valueText(c, dates);
+  let n = 0;
+  const rows = (batch: readonly (readonly AnyCell[])[]) => {
+    for (let r = 0; r < batch.length; r++) {
+      const row = batch[r];
+      text += (n++ > 0 ? ',' : '') + p.rowStart;
+      let written = 0;
+      for (let i = 0; i < o.width; i++) {
+        const c = row[i] ?? null;
+        if (c === null && p.skip) continue;
+        text += (written++ > 0 ? ',' : '') + p.prefix[i] + valueText(c, dates);
+      }
+      text += written > 0 ? p.closeAfter : p.close;
+      if (text.length > 65_536) {
+        chunks.push(Buffer.from(text, 'utf8'));
+        text = '';
+      }
     }
-    text += written > 0 ? p.closeAfter : p.close;
-    if (text.length > 65_536) {
-      chunks.push(Buffer.from(text, 'utf8'));
-      text = '';
-    }
-  }
-  chunks.push(Buffer.from(text + p.end(count), 'utf8'));
-  return joinBytes(chunks);
+  };
+  if (titles) rows([titles]);
+  return {
+    rows,
+    end() {
+      chunks.push(Buffer.from(text + p.end(n), 'utf8'));
+      return joinBytes(chunks);
+    },
+  };
+}
+
+/** Where a table's JSON goes: rows, or a CSV's records written from their bytes. */
+interface JsonOut {
+  rows(batch: readonly (readonly AnyCell[])[]): void;
+  records?(ks: ArrayLike<number>): void;
+  end(): Uint8Array;
+}
+
+/** `count` rows (`rowAt` gives each) as JSON bytes. */
+export function jsonBytes(count: number, rowAt: (r: number) => readonly AnyCell[], o: Layout): Uint8Array {
+  const out = textJson(o, null);
+  for (let r = 0; r < count; r += 512) out.rows(Array.from({ length: Math.min(512, count - r) }, (_, k) => rowAt(r + k)));
+  return out.end();
+}
+
+/**
+ * A table as JSON, written as its batches come: the batches of a CSV read with types (csv/book.ts) from their
+ * records' bytes, any other rows from their cells.
+ */
+export function jsonWriter(head: TableHead, o: Layout, titles: readonly string[] | null): TableWriter {
+  let out: JsonOut | null = null;
+  const first = new FirstRows();
+  let count = 0;
+  return {
+    write(batch: RowBatch<AnyCell> | readonly (readonly AnyCell[])[]) {
+      first.take(batch);
+      count += batch.length;
+      if (batch instanceof RecordBatch && batch.typed && batch.drop < 0) {
+        out ??= recordsJson(batch.src, o, titles);
+        if (out.records) return out.records(batch.ks);
+      }
+      out ??= textJson(o, titles);
+      out.rows(rowsOf(batch));
+    },
+    end(): Written {
+      return { bytes: (out ?? textJson(o, titles)).end(), preview: first.preview(head.name, head.header, head.width, count) };
+    },
+  };
+}
+
+/** A CSV's data records, typed, as JSON (csvJsonBytes's rule). */
+export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string[] | null): Uint8Array {
+  const out = recordsJson(src, o, titles);
+  out.records!(Int32Array.from({ length: src.rowCount }, (_, j) => src.first + j));
+  return out.end();
 }
 
 const QUOTE = 34;
@@ -141,7 +201,7 @@ const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
  * file with JSON's escapes. Typed values never hold a byte outside ASCII, so a candidate read as Latin-1
  * types exactly as its UTF-8 text would.
  */
-export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string[] | null): Uint8Array {
+function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | null): JsonOut {
   const p = pieces(o);
   // Every column's `"key": ` encoded once, end to end (a Uint8Array per key costs a wide table dearly).
   const keys = new ByteOut(o.width * 16);
@@ -179,6 +239,7 @@ export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string
     out.at = at;
   };
   out.ascii('[');
+  let n = 0;
   if (titles) {
     out.put(rowStart);
     for (let i = 0; i < o.width; i++) {
@@ -186,9 +247,12 @@ export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string
       out.text(stringText(titles[i]));
     }
     out.put(o.width > 0 ? closeAfter : close);
+    n++;
   }
-  for (let k = src.first; k < src.size; k++) {
-    out.put(k > src.first || titles ? nextRowStart : rowStart);
+  const records = (ks: ArrayLike<number>) => {
+  for (let j = 0; j < ks.length; j++) {
+    const k = ks[j];
+    out.put(n++ > 0 ? nextRowStart : rowStart);
     const start = starts[k];
     const end = ends[k];
     // The record as Latin-1 (one character per byte): candidates for typing are slices of it.
@@ -272,8 +336,30 @@ export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string
     }
     out.put(written > 0 ? closeAfter : close);
   }
-  out.text(p.end(rows));
-  return out.bytes();
+  };
+  // Rows that come as cells (a batch not read from this CSV): written as textJson writes them.
+  const asText = (batch: readonly (readonly AnyCell[])[]) => {
+    let text = '';
+    for (const row of batch) {
+      text += (n++ > 0 ? ',' : '') + p.rowStart;
+      let written = 0;
+      for (let i = 0; i < o.width; i++) {
+        const c = row[i] ?? null;
+        if (c === null && p.skip) continue;
+        text += (written++ > 0 ? ',' : '') + p.prefix[i] + valueText(c, dates);
+      }
+      text += written > 0 ? p.closeAfter : p.close;
+    }
+    out.text(text);
+  };
+  return {
+    records,
+    rows: asText,
+    end() {
+      out.text(p.end(n));
+      return out.bytes();
+    },
+  };
 }
 
 const NUMERIC = 1;

@@ -2,10 +2,12 @@
 // keep): numbers with up to 15 significant digits, no grouping and the language's decimal mark; dates as
 // `dd/mm/yyyy` (es) or `yyyy-mm-dd` (en), with `hh:mm` (and `:ss` when there are seconds) when they have a
 // time of day; booleans as a spreadsheet in that language shows them; text unchanged; empty cells empty.
-import type { Lang } from '../../../locales/index.ts';
 import type { Cell } from '../model.ts';
 import { plainNumber } from '../csv/write.ts';
 import { isTimeOnly } from '../dates.ts';
+
+/** The language numbers and dates are shown in. */
+export type Lang = 'es' | 'en';
 
 export interface DisplayWords {
   true: string;

@@ -2,9 +2,8 @@
 // 6 characters, or its title's longest word up to about 10, less when its content is narrower); the rest of
 // the page goes to the columns whose content is wider, in proportion to how much wider. Columns whose
 // comfortable widths do not fit across one page are packed into bands, printed one after the other.
-import type { Lang } from '../../../locales/index.ts';
 import type { Cell, Row } from '../model.ts';
-import { displayText, type DisplayWords } from './cell-text.ts';
+import { displayText, type DisplayWords, type Lang } from './cell-text.ts';
 
 const SAMPLE_ROWS = 2000;
 

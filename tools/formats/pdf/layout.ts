@@ -8,16 +8,15 @@
 // pdfmake builds the document: its pages, header, footer, metadata and embedded fonts. The table itself is
 // laid out here (wrap.ts, pages.ts: widths are known, so every row's height is) and drawn into pdfmake's pages
 // at pdfkit's level (draw.ts), because pdfmake's own table layout takes about 0.6 ms per row.
-import { ToolError } from '../../core/errors.ts';
+import { FormatError } from '../errors.ts';
 import type { Cell, Row } from '../model.ts';
-import { displayText, type DisplayWords } from './cell-text.ts';
+import { displayText, type DisplayWords, type Lang } from './cell-text.ts';
 import { fitWidths, measureColumns, packBands, type Measure } from './columns.ts';
 import { TableDrawer, type DrawRow } from './draw.ts';
 import { FONT_FAMILY, pdfSetup, type FontMetrics, type PdfKitDocument } from './fonts.ts';
 import { COLUMN_EXTRA, LINE_SPACING, RULE } from './grid.ts';
 import { planPages, type PagePlan } from './pages.ts';
 import { lineCount, wrapLines } from './wrap.ts';
-import type { Lang } from '../../../locales/index.ts';
 
 export const PAGE_SIZES = { a4: [595.28, 841.89], letter: [612, 792], a3: [841.89, 1190.55] } as const;
 export type PageSize = keyof typeof PAGE_SIZES;
@@ -76,7 +75,7 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
   const { pdfmake, normal, bold } = pdfSetup();
   const missing: PdfResult['missing'] = { count: 0, first: null };
   const stopIfAborted = () => {
-    if (o.signal.aborted) throw new ToolError('too_complex', { params: { reason: 'time' } });
+    if (o.signal.aborted) throw new FormatError('too-complex', 'stopped: past the time limit', { params: { reason: 'time' } });
   };
   const title = cleanText(o.title, normal, () => {
     missing.count++;

@@ -7,7 +7,7 @@
 //   inside becomes one `_` (`Ventas 2024/25` → `Ventas_2024_25`); a name starting with a digit gets a `_` in
 //   front; it is cut to the dialect's limit; an empty result is `datos`. A dot is no schema separator.
 import { namedTitles, uniqueNames } from '../table/names.ts';
-import type { TableData } from '../model.ts';
+import type { TableHead } from '../model.ts';
 import type { Dialect } from './dialects.ts';
 
 export const DEFAULT_TABLE = 'datos';
@@ -36,7 +36,7 @@ export interface ColumnNames {
   changes: { from: string; to: string }[];
 }
 
-export function columnNames(table: TableData, d: Dialect, generated: (n: number) => string): ColumnNames {
+export function columnNames(table: Pick<TableHead, 'header' | 'width'>, d: Dialect, generated: (n: number) => string): ColumnNames {
   const titles = namedTitles(table, generated);
   const cleaned = titles.map((title, i) => {
     let s = title.replace(/\p{Cc}+/gu, ' ');

@@ -1,11 +1,11 @@
 // Titles where a result needs a name for every column (JSON keys, SQL columns, XML elements): a missing or
 // empty title is generated from its position (`Columna 3`), and a repeated one gets a suffix so that no
 // column overwrites another (tools.md §2.3).
-import { widthOf, type TableData } from '../model.ts';
+import type { TableHead } from '../model.ts';
 
 /** One title per column of the table: its own, or `column(n)` (1-based) when it has none. */
-export function namedTitles(table: TableData, column: (n: number) => string): string[] {
-  const width = widthOf(table);
+export function namedTitles(table: Pick<TableHead, 'header' | 'width'>, column: (n: number) => string): string[] {
+  const width = table.width;
   return Array.from({ length: width }, (_, i) => {
     const title = table.header?.[i]?.trim() ?? '';
     return title === '' ? column(i + 1) : (table.header![i] as string);

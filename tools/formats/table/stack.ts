@@ -9,43 +9,16 @@
 //   tables fill titles past its width); a warning names the titles that differ.
 // - Empty tables are skipped with an info message.
 // - An optional last column holds each row's label (file or sheet name).
-import { columnLetter, titleKey, widthOf, type Cell, type Row } from '../model.ts';
+import { ArrayBatch, drainBatches } from '../batch.ts';
+import { columnLetter, titleKey, type Cell, type Row, type RowBatch, type RowStream } from '../model.ts';
 import { listText, silent, type Report } from '../report.ts';
-import { BATCH_ROWS, titleCell, type PipedTable, type SheetTable } from './titles.ts';
+import { titleCell } from './titles.ts';
 
-/** A table to stack: its titles and width, and its data rows handed on in batches. */
+/** A table to stack: its titles, width and count known before its rows are pulled (a Table). */
 export interface StackSource {
   /** File or sheet name: used in messages and in the label column. */
   label: string;
-  header: string[] | null;
-  /** The titles as typed cells, when the source kept them. */
-  titleCells?: Cell[];
-  /** Columns: the widest of the titles and every row. */
-  width: number;
-  rowCount: number;
-  /** Hands every data row to `sink`, in order; a row handed on is not used by the source again. */
-  pipe(sink: (rows: readonly Row[]) => void): void;
-}
-
-
-/** A table in memory as a source to stack. Its rows are let go as they are handed on: it is not to be used after. */
-export function tableSource(table: SheetTable, label: string): StackSource {
-  return {
-    label,
-    header: table.header,
-    titleCells: table.titleCells,
-    width: widthOf(table),
-    rowCount: table.rows.length,
-    pipe(sink) {
-      const rows = table.rows;
-      table.rows = [];
-      for (let at = 0; at < rows.length; at += BATCH_ROWS) {
-        sink(rows.slice(at, at + BATCH_ROWS));
-        // Dropped once stacked: the collector can take them while the rest is stacked.
-        rows.fill(undefined as unknown as Row, at, at + BATCH_ROWS);
-      }
-    },
-  };
+  table: RowStream & { readonly total: number };
 }
 
 export interface StackOptions {
@@ -57,6 +30,7 @@ export interface StackOptions {
   labelColumn: string | null;
   report?: Report;
 }
+
 
 interface Layout {
   header: string[];
@@ -93,7 +67,7 @@ function byName(sources: StackSource[], report: Report): Layout {
         at = header.length;
         index.set(k, at);
         header.push(titles[j]);
-        cells.push(j < (s.header?.length ?? 0) ? titleCell(s, j) : titles[j]);
+        cells.push(j < (s.table.header?.length ?? 0) ? titleCell(s.table, j) : titles[j]);
       }
       return at;
     });
@@ -110,28 +84,28 @@ function byName(sources: StackSource[], report: Report): Layout {
 }
 
 /** The header as wide as the widest row: a column without a title has the title ''. */
-function titlesOf(t: StackSource): string[] {
-  const h = t.header ?? [];
-  const w = t.width;
+function titlesOf(s: StackSource): string[] {
+  const h = s.table.header ?? [];
+  const w = s.table.width;
   return h.length >= w ? h : [...h, ...new Array<string>(w - h.length).fill('')];
 }
 
 const show = (title: string) => (title === '' ? '—' : title);
 
 function byPosition(sources: StackSource[], hasHeader: boolean, report: Report): Layout {
-  const width = Math.max(0, ...sources.map((s) => s.width));
+  const width = Math.max(0, ...sources.map((s) => s.table.width));
   const header: string[] = new Array(width).fill('');
   const cells: Cell[] = new Array(width).fill('');
   const filled: boolean[] = new Array(width).fill(false);
   for (const s of sources) {
-    (s.header ?? []).forEach((title, j) => {
-      if (!filled[j]) [header[j], cells[j], filled[j]] = [title, titleCell(s, j), true];
+    (s.table.header ?? []).forEach((title, j) => {
+      if (!filled[j]) [header[j], cells[j], filled[j]] = [title, titleCell(s.table, j), true];
     });
   }
   if (hasHeader) {
-    const first = sources[0].header ?? [];
+    const first = sources[0].table.header ?? [];
     for (const s of sources.slice(1)) {
-      const mine = s.header ?? [];
+      const mine = s.table.header ?? [];
       const diffs: string[] = [];
       for (let j = 0; j < Math.max(first.length, mine.length); j++) {
         const a = first[j];
@@ -141,16 +115,17 @@ function byPosition(sources: StackSource[], hasHeader: boolean, report: Report):
       if (diffs.length) report('warning', 'titles_differ', { name: s.label, first: sources[0].label, differences: diffs.slice(0, 5).join('; ') + (diffs.length > 5 ? ` (+${diffs.length - 5})` : '') });
     }
   }
-  return { header, cells, maps: sources.map((s) => Array.from({ length: s.width }, (_, j) => j)) };
+  return { header, cells, maps: sources.map((s) => Array.from({ length: s.table.width }, (_, j) => j)) };
 }
 
-const isEmpty = (s: StackSource) => s.rowCount === 0 && (s.header === null || s.header.every((h) => h === ''));
+const isEmpty = (s: StackSource) => s.table.total === 0 && (s.table.header === null || s.table.header.every((h) => h === ''));
 
 /**
- * The sources' rows, in order, with aligned columns, made as they are piped: stacking never holds a second copy
- * of every row (a source is not to be used afterwards).
+ * The sources' rows, in order, with aligned columns, made as they are pulled: stacking never holds a second copy
+ * of every row, and a source held in memory lets go of its rows as they are stacked (it is not to be used
+ * afterwards).
  */
-export function stack(sources: StackSource[], o: StackOptions): PipedTable {
+export function stack(sources: StackSource[], o: StackOptions): RowStream {
   const report = o.report ?? silent;
   const used = sources.filter((s) => {
     if (!isEmpty(s)) return true;
@@ -159,31 +134,53 @@ export function stack(sources: StackSource[], o: StackOptions): PipedTable {
   });
   if (used.length === 0) {
     const header = o.hasHeader ? (o.labelColumn !== null ? [o.labelColumn] : []) : null;
-    return { name: o.name, header, width: header?.length ?? 0, rowCount: 0, pipe: () => {} };
+    return new Stacked(o.name, header, undefined, header?.length ?? 0, 0, []);
   }
   const layout = o.hasHeader && o.matchByName ? byName(used, report) : byPosition(used, o.hasHeader, report);
   const width = layout.header.length;
   const label = o.labelColumn !== null;
-  const pipe = (sink: (rows: Row[]) => void) => {
-    used.forEach((s, i) => {
+  const total = used.reduce((n, s) => n + s.table.total, 0);
+  const all = width + (label ? 1 : 0);
+  function* batches(): Generator<RowBatch> {
+    for (let i = 0; i < used.length; i++) {
+      const s = used[i];
       const map = layout.maps[i];
-      s.pipe((batch) => {
-        const out: Row[] = new Array(batch.length);
-        for (let k = 0; k < batch.length; k++) {
-          const from = batch[k];
-          const row: Cell[] = new Array(width + (label ? 1 : 0)).fill(null);
+      for (const batch of drainBatches(s.table)) {
+        const rows = batch.rows();
+        const out: Row[] = new Array(rows.length);
+        for (let k = 0; k < rows.length; k++) {
+          const from = rows[k];
+          const row: Cell[] = new Array(all).fill(null);
           for (let j = 0; j < from.length; j++) if (from[j] !== null) row[map[j]] = from[j];
           if (label) row[width] = s.label;
           out[k] = row;
         }
-        sink(out);
-      });
-    });
-  };
-  const rowCount = used.reduce((n, s) => n + s.rowCount, 0);
-  const all = width + (label ? 1 : 0);
-  if (!o.hasHeader) return { name: o.name, header: null, width: all, rowCount, pipe };
+        yield new ArrayBatch(out);
+      }
+    }
+  }
+  if (!o.hasHeader) return new Stacked(o.name, null, undefined, all, total, batches);
   const header = label ? [...layout.header, o.labelColumn!] : layout.header;
   const titleCells = label ? [...layout.cells, o.labelColumn!] : layout.cells;
-  return { name: o.name, header, titleCells, width: all, rowCount, pipe };
+  return new Stacked(o.name, header, titleCells, all, total, batches);
+}
+
+class Stacked implements RowStream {
+  rowCount = 0;
+  constructor(
+    readonly name: string,
+    readonly header: string[] | null,
+    readonly titleCells: Cell[] | undefined,
+    readonly width: number,
+    readonly total: number,
+    private readonly batches: (() => Iterable<RowBatch>) | [],
+  ) {}
+
+  *[Symbol.iterator](): Iterator<RowBatch> {
+    if (Array.isArray(this.batches)) return;
+    for (const batch of this.batches()) {
+      this.rowCount += batch.length;
+      yield batch;
+    }
+  }
 }

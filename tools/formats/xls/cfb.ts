@@ -36,6 +36,15 @@ export function workbookStream(bytes: Uint8Array): Uint8Array {
   return new CompoundFile(bytes).workbook();
 }
 
+/** Whether a compound file holds an `EncryptedPackage` stream: an xlsx saved with a password to open. */
+export function encryptedPackage(bytes: Uint8Array): boolean {
+  try {
+    return new CompoundFile(bytes).hasEntry('encryptedpackage');
+  } catch {
+    return false; // Not a compound file this reader understands: SheetJS decides.
+  }
+}
+
 class CompoundFile {
   private readonly view: DataView;
   private readonly sectorSize: number;
@@ -62,6 +71,10 @@ class CompoundFile {
     this.firstMiniFat = v.getUint32(60, true);
     this.fat = this.readFat(v.getUint32(44, true), v.getUint32(68, true), v.getUint32(72, true));
     this.entries = this.readDirectory(v.getUint32(48, true));
+  }
+
+  hasEntry(lowerName: string): boolean {
+    return this.entries.some((e) => e.name.toLowerCase() === lowerName);
   }
 
   workbook(): Uint8Array {

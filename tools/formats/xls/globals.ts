@@ -8,6 +8,7 @@
 import { BUILTIN_FORMATS, dateKindOf, type DateKind } from '../number-format.ts';
 import { damaged, NeedsFallback } from '../errors.ts';
 import { gather, readSst, TextReader, u16 } from './biff-text.ts';
+import type { Visibility } from '../model.ts';
 
 export const BOF = 0x0809;
 export const EOF = 0x000a;
@@ -26,7 +27,7 @@ export interface XlsSheet {
   name: string;
   /** Stream offset of the sheet's BOF record. */
   pos: number;
-  hidden: boolean;
+  visibility: Visibility;
 }
 
 export interface XlsGlobals {
@@ -94,7 +95,7 @@ export function readGlobals(s: Buffer): XlsGlobals {
         if (kind !== 0) throw new NeedsFallback('a chart, macro or VBA sheet');
         const cch = r.u8();
         const wide = (r.u8() & 1) !== 0;
-        sheets.push({ name: r.chars(cch, wide) || 'Sheet1', pos, hidden: hidden !== 0 });
+        sheets.push({ name: r.chars(cch, wide) || 'Sheet1', pos, visibility: hidden === 0 ? 'visible' : hidden === 2 ? 'veryHidden' : 'hidden' });
         next = g.next;
         break;
       }

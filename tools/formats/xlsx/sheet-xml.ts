@@ -16,7 +16,7 @@ import { numberCell, type DateKind } from '../number-format.ts';
 import { damaged, NeedsFallback } from '../errors.ts';
 import type { SheetGrid } from '../grid.ts';
 import { AttrCursor, cellString, decodeEntities, MAX_TOKEN_BYTES, nameIs, XmlScanner, type XmlHandler } from '../xml/scan.ts';
-import { inflateEntry, type InflateBudget, type ZipArchive, type ZipEntry } from '../zip/read.ts';
+import { inflateChunks, type InflateBudget, type ZipArchive, type ZipEntry } from '../zip/read.ts';
 
 const MAX_ROW = 1_048_576;
 const MAX_COL = 16_384;
@@ -37,8 +37,16 @@ export interface SheetContext {
 }
 
 export function readSheet(zip: ZipArchive, entry: ZipEntry, budget: InflateBudget, ctx: SheetContext): void {
+  for (const _ of sheetSteps(zip, entry, budget, ctx));
+}
+
+/** readSheet a step at a time: each step scans one inflated chunk into the grid. */
+export function* sheetSteps(zip: ZipArchive, entry: ZipEntry, budget: InflateBudget, ctx: SheetContext): Generator<void> {
   const scanner = new XmlScanner(new SheetHandler(ctx));
-  inflateEntry(zip, entry, budget, (chunk) => scanner.push(chunk));
+  for (const chunk of inflateChunks(zip, entry, budget)) {
+    scanner.push(chunk);
+    yield;
+  }
   scanner.end();
 }
 

@@ -5,6 +5,7 @@
 // both readers read the same parts. Anything unusual (a binary workbook, a chartsheet or macro sheet in the
 // tabs, a relationship to nowhere) is not guessed at: the file goes to SheetJS (`NeedsFallback`).
 import { damaged, NeedsFallback } from '../errors.ts';
+import type { Visibility } from '../model.ts';
 import { attributesOf, nameIs, unescapeOoxml, XmlScanner, type XmlHandler } from '../xml/scan.ts';
 import { inflateWhole, type InflateBudget, type ZipArchive } from '../zip/read.ts';
 
@@ -12,8 +13,8 @@ export interface SheetInfo {
   name: string;
   /** Entry name of the sheet's XML part. */
   path: string;
-  /** `state="hidden"` or `"veryHidden"`. */
-  hidden: boolean;
+  /** From `state`: `hidden` and `veryHidden` sheets are not the one a one-table tool reads. */
+  visibility: Visibility;
 }
 
 export interface WorkbookInfo {
@@ -96,7 +97,7 @@ export function readWorkbookInfo(zip: ZipArchive, budget: InflateBudget): Workbo
     if (!rel || !WORKSHEET_RELS.has(rel.Type) || rel.TargetMode === 'External') throw new NeedsFallback('a tab that is not a worksheet');
     const path = resolvePart(workbook, unescapeOoxml(rel.Target ?? ''));
     if (!zip.get(path)) throw new NeedsFallback(`sheet part ${path} missing`);
-    sheets.push({ name: unescapeOoxml(attrs.name ?? ''), path, hidden: attrs.state === 'hidden' || attrs.state === 'veryHidden' });
+    sheets.push({ name: unescapeOoxml(attrs.name ?? ''), path, visibility: attrs.state === 'hidden' || attrs.state === 'veryHidden' ? attrs.state : 'visible' });
   }
   if (sheets.length === 0) throw damaged('workbook without sheets');
 

@@ -34,6 +34,8 @@ export interface RawInflater {
    * view that is valid only during the call, and the input bytes consumed so far; it may throw to stop.
    */
   push(input: Uint8Array, last: boolean, onOut: (chunk: Uint8Array, consumed: number) => void): void;
+  /** The same, pulled: each chunk with the input consumed so far, valid until the next one is pulled. */
+  outputs(input: Uint8Array, last: boolean): Generator<[Uint8Array, number]>;
   /** Frees the native stream; safe to call more than once. */
   close(): void;
 }
@@ -50,6 +52,10 @@ class HandleInflater implements RawInflater {
   ) {}
 
   push(input: Uint8Array, last: boolean, onOut: (chunk: Uint8Array, consumed: number) => void): void {
+    for (const [chunk, consumed] of this.outputs(input, last)) onOut(chunk, consumed);
+  }
+
+  *outputs(input: Uint8Array, last: boolean): Generator<[Uint8Array, number]> {
     if (this.closed) throw new Error('inflate: stream closed');
     const flush = last ? zlib.constants.Z_FINISH : zlib.constants.Z_NO_FLUSH;
     let inOff = 0;
@@ -64,7 +70,7 @@ class HandleInflater implements RawInflater {
       inOff += inLen - availIn;
       inLen = availIn;
       const have = OUT_BYTES - availOut;
-      if (have > 0) onOut(this.out.subarray(0, have), this.consumed);
+      if (have > 0) yield [this.out.subarray(0, have), this.consumed];
       // Output space left over means zlib took all it could from this piece; a full buffer may have more to come.
       if (availOut !== 0) return;
     }

@@ -225,24 +225,30 @@ const ZLIB_PUSH_BYTES = 64 * 1024;
  * (streamed ones are views of a reused buffer): `onChunk` copies what it keeps.
  */
 export function inflateEntry(zip: ZipArchive, entry: ZipEntry, budget: InflateBudget, onChunk: (chunk: Uint8Array) => void): void {
+  for (const chunk of inflateChunks(zip, entry, budget)) onChunk(chunk);
+}
+
+/** inflateEntry, pulled: each chunk is valid until the next one is pulled. */
+export function* inflateChunks(zip: ZipArchive, entry: ZipEntry, budget: InflateBudget): Generator<Uint8Array> {
   if (entry.size > budget.max - budget.used) throw tooBig(budget);
   const data = zip.bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
   let produced = 0;
   let crc = 0;
   /** `consumed`: compressed bytes read so far, for the ratio. */
-  const take = (chunk: Uint8Array, consumed: number) => {
+  const count: Count = (chunk, consumed) => {
     produced += chunk.length;
     budget.used += chunk.length;
     if (produced > entry.size) throw damaged('entry longer than its header says');
     if (budget.used > budget.max) throw tooBig(budget);
     if (produced > RATIO_FREE_BYTES && produced > MAX_RATIO * consumed) throw tooDense();
     crc = crc32(chunk, crc);
-    onChunk(chunk);
   };
   if (entry.method === 0) {
     for (let i = 0; i < data.length; i += PUSH_BYTES) {
       const end = Math.min(data.length, i + PUSH_BYTES);
-      take(data.subarray(i, end), end);
+      const chunk = data.subarray(i, end);
+      count(chunk, end);
+      yield chunk;
     }
   } else if (entry.size <= budget.wholeEntryBytes) {
     // The cap is the claim, so the ratio bound is decided on it before anything is inflated.
@@ -257,27 +263,30 @@ export function inflateEntry(zip: ZipArchive, entry: ZipEntry, budget: InflateBu
       if ((err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw damaged('entry longer than its header says');
       throw damaged(`deflate: ${(err as Error).message}`);
     }
-    take(whole, data.length);
+    count(whole, data.length);
+    yield whole;
   } else {
     if (data.length === 0) throw damaged('empty deflate stream');
     const native = budget.streamer === 'zlib' ? rawInflater() : null;
-    if (native) streamNative(native, data, take);
-    else streamFflate(data, take);
+    yield* native ? nativeChunks(native, data, count) : fflateChunks(data, count);
   }
   if (produced !== entry.size) throw damaged('entry shorter than its header says');
   if (crc !== entry.crc) throw damaged('CRC-32 mismatch');
 }
 
-type Take = (chunk: Uint8Array, consumed: number) => void;
+type Count = (chunk: Uint8Array, consumed: number) => void;
 
-function streamNative(inflater: RawInflater, data: Uint8Array, take: Take): void {
+function* nativeChunks(inflater: RawInflater, data: Uint8Array, count: Count): Generator<Uint8Array> {
   try {
     for (let i = 0; i < data.length; i += ZLIB_PUSH_BYTES) {
       const end = Math.min(data.length, i + ZLIB_PUSH_BYTES);
-      inflater.push(data.subarray(i, end), end === data.length, take);
+      for (const [chunk, consumed] of inflater.outputs(data.subarray(i, end), end === data.length)) {
+        count(chunk, consumed);
+        yield chunk;
+      }
     }
   } catch (err) {
-    // zlib's own errors (a corrupt or cut stream) carry a code such as Z_DATA_ERROR; ours and the handler's pass through.
+    // zlib's own errors (a corrupt or cut stream) carry a code such as Z_DATA_ERROR; ours pass through.
     if (err instanceof Error && /^Z_/.test(String((err as { code?: unknown }).code))) throw damaged(`deflate: ${err.message}`);
     throw err;
   } finally {
@@ -285,18 +294,24 @@ function streamNative(inflater: RawInflater, data: Uint8Array, take: Take): void
   }
 }
 
-function streamFflate(data: Uint8Array, take: Take): void {
+function* fflateChunks(data: Uint8Array, count: Count): Generator<Uint8Array> {
   let consumed = 0;
-  const inflater = new Inflate((chunk) => take(chunk, consumed));
-  try {
-    for (let i = 0; i < data.length; i += PUSH_BYTES) {
-      consumed = Math.min(data.length, i + PUSH_BYTES);
+  const out: Uint8Array[] = [];
+  const inflater = new Inflate((chunk) => void out.push(chunk));
+  for (let i = 0; i < data.length; i += PUSH_BYTES) {
+    consumed = Math.min(data.length, i + PUSH_BYTES);
+    try {
       inflater.push(data.subarray(i, consumed), consumed === data.length);
+    } catch (err) {
+      // fflate's own errors (a corrupt or cut stream) carry a numeric code; ours pass through.
+      if (err instanceof Error && typeof (err as { code?: unknown }).code === 'number') throw damaged(`deflate: ${err.message}`);
+      throw err;
     }
-  } catch (err) {
-    // fflate's own errors (a corrupt or cut stream) carry a numeric code; ours and the handler's pass through.
-    if (err instanceof Error && typeof (err as { code?: unknown }).code === 'number') throw damaged(`deflate: ${err.message}`);
-    throw err;
+    for (let k = 0; k < out.length; k++) {
+      count(out[k], consumed);
+      yield out[k];
+    }
+    out.length = 0;
   }
 }
 

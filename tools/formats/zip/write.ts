@@ -221,9 +221,17 @@ export function zipBuilder() {
     },
     /** A deflated entry whose first bytes, `write`'s result, are known only once the rest is written. */
     deflatedHeadLast(path: string, level: number, write: (push: (chunk: string | Uint8Array) => void) => string): void {
-      const entry = new ZlibEntry(path, level, true);
-      zip.add(entry);
+      const entry = this.open(path, level, true);
       entry.end(write((c) => entry.write(c)));
+    },
+    /**
+     * A deflated entry written as its content comes, until `end` (which takes the head of a `headLater` entry,
+     * put in front). Entries are written one after another: the next opens once this one has ended.
+     */
+    open(path: string, level: number, headLater = false): { write(chunk: string | Uint8Array): void; end(head?: string): void } {
+      const entry = new ZlibEntry(path, level, headLater);
+      zip.add(entry);
+      return { write: (c) => entry.write(c), end: (head) => entry.end(head) };
     },
     /** A deflated entry of a short text, deflated once for all the results that repeat it. */
     deflatedText(path: string, level: number, text: string): void {
