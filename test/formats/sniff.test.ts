@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { zipSync } from 'fflate';
+import * as XLSX from 'xlsx';
 import excelToCsv from '../../tools/convert/excel-to-csv.ts';
 import excelToJson from '../../tools/convert/excel-to-json.ts';
 import csvToExcel from '../../tools/convert/csv-to-excel.ts';
@@ -87,4 +88,16 @@ test('sniff: bytes that are no spreadsheet are invalid_file whatever their name'
     const tool = (name.endsWith('.csv') ? csvToExcel : excelToCsv) as unknown as AnyTool;
     await rejectsWith(runTool(tool, [inputFile(name, bytes)]), 'invalid_file', { option: 'file', params: { name } });
   }
+});
+
+test('sniff: an .xls that is SpreadsheetML 2003 (Excel\'s XML) is read as such, with a message; a DTD in it is refused', async () => {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Año', 'Ciudad'], [2024, 'Ávila']]), 'Datos');
+  const xml = XLSX.write(wb, { type: 'string', bookType: 'xlml' }) as string;
+  const out = await runTool(excelToCsv, [inputFile('excel2003.xls', xml)], { bom: false });
+  assert.equal(text(out.files[0].bytes), 'Año,Ciudad\r\n2024,Ávila\r\n');
+  assert.match(out.messages[0].text, /«excel2003\.xls» no es un \.xls sino XML de Excel 2003 \(SpreadsheetML\)/);
+  const withDtd = xml.replace('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "e">]>');
+  assert.notEqual(withDtd, xml);
+  await rejectsWith(runTool(excelToCsv, [inputFile('excel2003.xls', withDtd)]), 'invalid_file', { option: 'file', params: { name: 'excel2003.xls' } });
 });

@@ -4,7 +4,8 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { sheetNames, writeXlsx, XLSX_MAX_ROWS } from '../../tools/formats/xlsx/write.ts';
 import { mapped, readTables } from '../helpers/read-tables.ts';
 import { createContext } from '../../tools/core/execute.ts';
-import type { TableData } from '../../tools/formats/model.ts';
+import { CellError, FullCell, type AnyCell, type TableData } from '../../tools/formats/model.ts';
+import ExcelJS from 'exceljs';
 import { d, readXlsx } from '../helpers/read-xlsx.ts';
 
 const ctx = createContext('es', new AbortController().signal, []);
@@ -111,4 +112,27 @@ test('writeXlsx: too many rows or columns is format_limit_exceeded, never cut', 
   assert.throws(() => mapped({}, () => writeXlsx([wide], en)), { code: 'format_limit_exceeded', detail: { params: { format: 'xlsx', max: 16384, unit: 'columns' } } });
   const long: TableData = { name: 'x', header: null, rows: [['x'.repeat(32_768)]] };
   assert.throws(() => mapped({}, () => writeXlsx([long], en)), { code: 'format_limit_exceeded', detail: { params: { format: 'xlsx', max: 32767, unit: 'characters per cell' } } });
+});
+
+test('writeXlsx: an error cell is written as an error cell, a full cell with its formula and cached value (workbook fidelity)', async () => {
+  const t: TableData<AnyCell> = {
+    name: 'F',
+    header: ['n', 'f', 'e', 't'],
+    rows: [
+      [1, new FullCell(2, null, 'A2+1'), new CellError('#N/A'), new FullCell('X', null, 'UPPER("x")')],
+      [new FullCell(true, null, 'TRUE()'), new FullCell(new CellError('#DIV/0!'), null, '1/0'), null, new FullCell(d(2024, 1, 2), null, 'DATE(2024,1,2)')],
+    ],
+  };
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(Buffer.from(writeXlsx([t], ctx)) as unknown as ArrayBuffer);
+  const ws = wb.worksheets[0];
+  assert.deepEqual(ws.getCell('B2').value, { formula: 'A2+1', result: 2 });
+  assert.deepEqual(ws.getCell('C2').value, { error: '#N/A' });
+  assert.deepEqual(ws.getCell('D2').value, { formula: 'UPPER("x")', result: 'X' });
+  assert.deepEqual(ws.getCell('A3').value, { formula: 'TRUE()', result: true });
+  assert.deepEqual(ws.getCell('B3').value, { formula: '1/0', result: { error: '#DIV/0!' } });
+  assert.deepEqual(ws.getCell('D3').value, { formula: 'DATE(2024,1,2)', result: d(2024, 1, 2) });
+  // Read back by this service's reader, which gives values: the cached ones, and errors as their text.
+  const [back] = readTables({ name: 'f.xlsx', bytes: writeXlsx([t], ctx) }, { hasHeader: true, sheets: 'all', detectTypes: true }).tables;
+  assert.deepEqual(back.rows, [[1, 2, '#N/A', 'X'], [true, '#DIV/0!', null, d(2024, 1, 2)]]);
 });

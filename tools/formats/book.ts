@@ -147,6 +147,8 @@ class BookSheet implements Sheet {
   }
 
   stream<T>(use: (rows: RowStream) => T, o: { onePass?: boolean } = {}): T {
+    // A reader that reads sheets whole is done (and may be let go) before `use` pulls the first row.
+    if (!this.book.streams) return use(this.table());
     // After a Restart: the read its reader gave instead (never another reader's, should it fail over).
     let next: { reader: BookReader; read: (read: SheetRead) => unknown } | null = null;
     let last: BookReader | null = null;
@@ -171,30 +173,38 @@ class BookSheet implements Sheet {
 export class Book implements Workbook {
   readonly sheets: BookSheet[];
   readonly first: BookSheet;
+  readonly format: ContentFormat;
+  readonly encoding?: TextEncodingName;
   private readonly cells: CellBudget;
   /** Cells each sheet's last read counted. */
   private readonly spent: number[];
+  /** Sheets the caller said it reads and has not read yet: once none is left, the reader is let go. */
+  private readonly wanted: Set<number>;
+  private reader: BookReader | null;
 
   constructor(
-    private reader: BookReader,
+    reader: BookReader,
+    /** Opens the reader again, should a sheet be read after it was let go. */
+    private reopen: () => BookReader,
     private fallback: (() => BookReader) | null,
     private readonly file: SourceFile,
     private readonly ctx: FormatContext,
     private readonly options: ReadOptions,
+    sheets: 'first' | 'all',
   ) {
+    this.reader = reader;
+    this.streams = reader.stream !== undefined;
+    this.format = reader.format;
+    if (reader.encoding !== undefined) this.encoding = reader.encoding;
     this.sheets = reader.sheets.map((s, i) => new BookSheet(this, i, s.name, s.visibility));
     this.first = this.sheets.find((s) => s.visibility === 'visible') ?? this.sheets[0];
     this.cells = new CellBudget(ctx.limits.maxCells);
     this.spent = this.sheets.map(() => 0);
+    this.wanted = new Set(sheets === 'first' ? [this.first.index] : this.sheets.map((s) => s.index));
   }
 
-  get format(): ContentFormat {
-    return this.reader.format;
-  }
-
-  get encoding(): TextEncodingName | undefined {
-    return this.reader.encoding;
-  }
+  /** Whether its reader hands rows on as it parses (else a stream is the whole table's batches). */
+  streams: boolean;
 
   table(): Table {
     const t = this.first.table();
@@ -226,9 +236,12 @@ export class Book implements Workbook {
       const held: Parameters<Report>[] = [];
       const read: SheetRead = { ...this.options, file: this.file.name, report: (...m) => void held.push(m), cells: this.cells, ctx: this.ctx };
       try {
-        const result = attempt(this.reader, read);
+        const result = attempt((this.reader ??= this.reopen()), read);
         this.spent[i] = this.cells.used - base;
         for (const m of held) this.ctx.message(...m);
+        // What the reader holds (a ZIP's strings and styles, a BIFF stream) is let go once nothing more is read.
+        this.wanted.delete(i);
+        if (this.wanted.size === 0) this.reader = null;
         return result;
       } catch (err) {
         this.cells.used = base;
@@ -240,15 +253,17 @@ export class Book implements Workbook {
         if (this.fallback === null || !(err instanceof NeedsFallback || fromReader.has(err as object))) throw err;
         // A fault of the fast reader itself (not a verdict on the file) must not cost the caller the file:
         // the fallback reads it, and the fault is logged to be fixed.
-        if (!(err instanceof NeedsFallback)) console.error(`${this.reader.format} reader failed, read with SheetJS:`, err);
+        if (!(err instanceof NeedsFallback)) console.error(`${this.format} reader failed, read with SheetJS:`, err);
+        this.reopen = this.fallback;
         this.reader = this.fallback();
+        this.streams = this.reader.stream !== undefined;
         this.fallback = null;
       }
     }
   }
 
   /** Errors of the reader's open, before any sheet is read: the file named, the fallback taken. */
-  static open(file: SourceFile, ctx: FormatContext, options: ReadOptions, open: () => BookReader, fallback: (() => BookReader) | null): Book {
+  static open(file: SourceFile, ctx: FormatContext, options: ReadOptions, sheets: 'first' | 'all', open: () => BookReader, fallback: (() => BookReader) | null): Book {
     let reader: BookReader;
     try {
       reader = open();
@@ -259,9 +274,9 @@ export class Book implements Workbook {
       }
       if (fallback === null) throw err;
       if (!(err instanceof NeedsFallback)) console.error('fast reader failed, read with SheetJS:', err);
-      return Book.open(file, ctx, options, fallback, null);
+      return Book.open(file, ctx, options, sheets, fallback, null);
     }
-    return new Book(reader, fallback, file, ctx, options);
+    return new Book(reader, open, fallback, file, ctx, options, sheets);
   }
 }
 

@@ -50,7 +50,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   const read: ReadOptions = { hasHeader: o.hasHeader, detectTypes: o.detectTypes ?? true, delimiter: o.delimiter };
   const sheets = o.sheets ?? 'all';
   const content = sniff(file.bytes);
-  const open = (reader: () => BookReader, fallback?: ContentFormat) => Book.open(file, ctx, read, reader, fallback ? () => new SheetJsReader(file.bytes, fallback, sheets) : null);
+  const open = (reader: () => BookReader, fallback?: ContentFormat) => Book.open(file, ctx, read, sheets, reader, fallback ? () => new SheetJsReader(file.bytes, fallback, sheets) : null);
   let csv: CsvReader | null = null;
   if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets)), file, ext, ctx, null);
   if (ext === 'csv') return open(() => new CsvReader(file, o.delimiter));
