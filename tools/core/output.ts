@@ -11,21 +11,14 @@ export interface OutputFile {
   preview?: TablePreview | null;
 }
 
+/** Media types of the results tools write, by extension (tools.md §2.5); a tool writing a new one adds it. */
 export const CONTENT_TYPES: Record<string, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  xls: 'application/vnd.ms-excel',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet',
   csv: 'text/csv; charset=utf-8',
-  tsv: 'text/tab-separated-values; charset=utf-8',
   json: 'application/json; charset=utf-8',
   sql: 'application/sql; charset=utf-8',
   xml: 'application/xml; charset=utf-8',
-  yaml: 'application/yaml; charset=utf-8',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   html: 'text/html; charset=utf-8',
-  md: 'text/markdown; charset=utf-8',
-  txt: 'text/plain; charset=utf-8',
-  vcf: 'text/vcard; charset=utf-8',
   pdf: 'application/pdf',
   zip: 'application/zip',
 };

@@ -58,8 +58,9 @@ export interface TableData<C = Cell> {
 }
 
 /**
- * Rows handed on together (at most BATCH_ROWS). A batch read from a text format may make its rows only when
- * asked, and a writer of the same format may copy it without making them (CSV to CSV copies records).
+ * Rows handed on together: readers hand on at most BATCH_ROWS at a time (a batch a tool picks may be larger).
+ * A batch read from a text format may make its rows only when asked, and a writer of the same format may copy
+ * it without making them (CSV to CSV copies records).
  */
 export interface RowBatch<C = Cell> {
   readonly length: number;

@@ -49,12 +49,13 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   const ext = extensionOf(file.name);
   const read: ReadOptions = { hasHeader: o.hasHeader, detectTypes: o.detectTypes ?? true, delimiter: o.delimiter };
   const sheets = o.sheets ?? 'all';
-  const content = sniff(file.bytes);
   const open = (reader: () => BookReader, fallback?: ContentFormat) => Book.open(file, ctx, read, sheets, reader, fallback ? () => new SheetJsReader(file.bytes, fallback, sheets) : null);
   let csv: CsvReader | null = null;
+  // A text format's reader takes any text, and refuses whatever is not (a ZIP named .csv is binary).
+  if (ext === 'csv' && o.reader === undefined) return open(() => new CsvReader(file, o.delimiter));
+  if (ext === 'json' && o.reader === undefined) return open(() => new JsonReader(file));
+  const content = sniff(file.bytes);
   if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets)), file, ext, ctx, null);
-  if (ext === 'csv') return open(() => new CsvReader(file, o.delimiter));
-  if (ext === 'json') return open(() => new JsonReader(file));
   if (!WORKBOOKS.has(ext)) throw unreadable(file, `.${ext} is not a format read here`);
   const book = (() => {
     switch (content) {

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { defineTool, type ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { outputFormat } from '../core/schema.ts';
-import { BATCH_ROWS, cellText, columnLetter, csvText, listText, openWorkbook, tableWriter, titleKey, type Cell, type TableHead } from '../formats/index.ts';
+import { cellText, columnLetter, csvText, listText, openWorkbook, tableWriter, titleKey, type Cell, type TableHead } from '../formats/index.ts';
 
 function findColumn(header: string[] | null, column: string, ctx: ToolContext): number {
   const titles = header ?? [];
@@ -20,7 +20,34 @@ function findColumn(header: string[] | null, column: string, ctx: ToolContext): 
   throw new ToolError('invalid_option', { option: 'column', params: { option: 'column', expected, received: column.slice(0, 100) } });
 }
 
-const groupKey = (c: Cell) => (c === null ? 'null' : c instanceof Date ? `date:${c.getTime()}` : `${typeof c}:${String(c)}`);
+/** Rows grouped by value, exactly (type and text): a map per type, so that no key text is made per row. */
+class Groups {
+  readonly list: { value: Cell; rows: number[] }[] = [];
+  private readonly byKind = { string: new Map<string, number[]>(), number: new Map<number, number[]>(), boolean: new Map<boolean, number[]>(), date: new Map<number, number[]>() };
+  private empty: number[] | null = null;
+
+  add(value: Cell, row: number): void {
+    let rows: number[] | undefined;
+    if (value === null) rows = this.empty ??= this.open(value);
+    else if (value instanceof Date) rows = this.in(this.byKind.date, value.getTime(), value);
+    else if (typeof value === 'string') rows = this.in(this.byKind.string, value, value);
+    else if (typeof value === 'number') rows = this.in(this.byKind.number, value, value);
+    else rows = this.in(this.byKind.boolean, value, value);
+    rows.push(row);
+  }
+
+  private in<K>(map: Map<K, number[]>, key: K, value: Cell): number[] {
+    let rows = map.get(key);
+    if (rows === undefined) map.set(key, (rows = this.open(value)));
+    return rows;
+  }
+
+  private open(value: Cell): number[] {
+    const rows: number[] = [];
+    this.list.push({ value, rows });
+    return rows;
+  }
+}
 
 function groupName(c: Cell, ctx: ToolContext): string {
   if (c === null || (typeof c === 'string' && c.trim() === '')) return ctx.name('empty');
@@ -45,26 +72,18 @@ export default defineTool({
     const col = findColumn(table.header, opts.column, ctx);
     const title = table.header?.[col] || columnLetter(col);
     // Rows grouped by the column's value, groups in order of first appearance.
-    const groups = new Map<string, { value: Cell; rows: number[] }>();
+    const groups = new Groups();
     let row = 0;
-    for (const batch of table) {
-      for (const value of batch.column(col)) {
-        const key = groupKey(value);
-        let g = groups.get(key);
-        if (!g) groups.set(key, (g = { value, rows: [] }));
-        g.rows.push(row++);
-      }
-    }
+    for (const batch of table) for (const value of batch.column(col)) groups.add(value, row++);
     const drop = <T>(xs: T[] | null | undefined) => (xs && !keep ? xs.filter((_, i) => i !== col) : (xs ?? undefined));
     const head: Omit<TableHead, 'name'> = { header: drop(table.header) ?? null, titleCells: drop(table.titleCells), width: table.width - (keep ? 0 : 1), delimiter: table.delimiter };
-    const parts = [...groups.values()].map((g) => ({ name: named(g.value, title), rows: g.rows }));
+    const parts = groups.list.map((g) => ({ name: named(g.value, title), rows: g.rows }));
     if (parts.length === 0) parts.push({ name: ctx.name('empty'), rows: [] });
+    // Each part is written as one batch of its rows: a CSV part copied from a CSV is then one exact buffer.
     const files = parts.map((p) => {
       const out = tableWriter(opts.format, { ...head, name: p.name }, ctx);
-      for (let at = 0; at < p.rows.length; at += BATCH_ROWS) {
-        const batch = table.pick(p.rows.slice(at, at + BATCH_ROWS));
-        out.write(keep ? batch : batch.without(col));
-      }
+      const batch = table.pick(p.rows);
+      out.write(keep ? batch : batch.without(col));
       return ctx.file(`${p.name}.${opts.format}`, out.end());
     });
     return { files };

@@ -28,7 +28,7 @@ export class CsvReader implements BookReader {
   }
 
   table(_i: number, read: SheetRead): Table {
-    const src = readCsvRecords(this.file, { hasHeader: read.hasHeader, delimiter: this.delimiter, report: read.report, maxCells: read.cells.max });
+    const src = readCsvRecords(this.file, { hasHeader: read.hasHeader, delimiter: this.delimiter, encoding: this.encoding, report: read.report, maxCells: read.cells.max });
     return new RecordTable(src, read.detectTypes);
   }
 
@@ -100,7 +100,9 @@ export class RecordTable implements Table {
   }
 
   pick(at: ArrayLike<number>): RowBatch {
-    return new RecordBatch(this.src, Int32Array.from(at, (j) => this.src.first + j), this.typed);
+    const ks = new Int32Array(at.length);
+    for (let i = 0; i < ks.length; i++) ks[i] = this.src.first + at[i];
+    return new RecordBatch(this.src, ks, this.typed);
   }
 }
 
@@ -146,7 +148,9 @@ export class RecordBatch implements RowBatch {
   }
 
   pick(at: ArrayLike<number>): RowBatch {
-    return new RecordBatch(this.src, Int32Array.from(at, (i) => this.ks[i]), this.typed, this.drop);
+    const ks = new Int32Array(at.length);
+    for (let i = 0; i < ks.length; i++) ks[i] = this.ks[at[i]];
+    return new RecordBatch(this.src, ks, this.typed, this.drop);
   }
 
   without(col: number): RowBatch {

@@ -27,6 +27,8 @@ const BLANK = 2;
 
 export interface CsvRecordsReadOptions {
   hasHeader: boolean;
+  /** The encoding, when already decided (and the file refused if binary). */
+  encoding?: TextEncodingName;
   /** One character; detected when left out. */
   delimiter?: string;
   report?: Report;
@@ -220,11 +222,15 @@ export class CsvRecords {
   }
 }
 
-/** The file's text as UTF-8 bytes: the file itself when it is UTF-8 (after its BOM), else transcoded once. */
-function utf8Of(bytes: Uint8Array): { utf8: Buffer; encoding: TextEncodingName } {
+/**
+ * The file's text as UTF-8 bytes: the file itself when it is UTF-8 (after its BOM), else transcoded once. An
+ * encoding already decided (encodingOf) is taken as it is.
+ */
+function utf8Of(bytes: Uint8Array, known?: TextEncodingName): { utf8: Buffer; encoding: TextEncodingName } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const bom = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   const body = buf.subarray(bom);
+  if (known === 'utf-8') return { utf8: body, encoding: known };
   // decodeText decides the encoding; only text that is not valid UTF-8 as it is pays for a decode.
   if (!(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff) && (isAscii(body) || isUtf8(body))) {
     if (bom || guessUtf16(buf) === null) return { utf8: body, encoding: 'utf-8' };
@@ -243,8 +249,9 @@ function sampleText(utf8: Buffer): string {
 /** Reads a CSV file into records; messages and errors as readCsv gives them. */
 export function readCsvRecords(file: SourceFile, o: CsvRecordsReadOptions): CsvRecords {
   const report = o.report ?? silent;
-  const { utf8, encoding } = utf8Of(file.bytes);
-  if (!encoding.startsWith('utf-16') && Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).indexOf(0) >= 0) {
+  const { utf8, encoding } = utf8Of(file.bytes, o.encoding);
+  // A caller that knows the encoding has refused a binary file already.
+  if (o.encoding === undefined && !encoding.startsWith('utf-16') && Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).indexOf(0) >= 0) {
     throw new FormatError('binary', 'NUL bytes in text');
   }
   if (encoding === 'windows-1252') report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });

@@ -86,7 +86,8 @@ export function writeCsv(table: TableData<AnyCell>, o: CsvWriteOptions = {}): Ui
 export class CsvWriter {
   private readonly delimiter: string;
   private readonly special: RegExp;
-  private readonly chunks: Buffer[] = [];
+  /** Encoded text, and batches of records to copy at the end, in order. */
+  private readonly chunks: (Buffer | RecordBatch)[] = [];
   private readonly dates = new BoundedMap<number, string>(4096);
   private out: string;
 
@@ -138,14 +139,50 @@ export class CsvWriter {
   /**
    * Records of a CSV read with the same delimiter, copied as they are where writeCsv would write their fields
    * back as the same bytes (csv/records.ts PLAIN), else written from their fields: the same bytes as rows()
-   * of the same fields, without a string per field (split-rows and split-by-column, CSV to CSV).
+   * of the same fields, without a string per field (split-rows and split-by-column, CSV to CSV). They are
+   * only noted here; finish() sizes the whole CSV and copies them once into it, as no other copy is made.
    */
   records(batch: RecordBatch): void {
+    if (this.out.length > 0) {
+      this.chunks.push(Buffer.from(this.out, 'utf8'));
+      this.out = '';
+    }
+    this.chunks.push(batch);
+  }
+
+  /** The CSV's bytes; the writer is done. */
+  finish(): Uint8Array {
+    this.chunks.push(Buffer.from(this.out, 'utf8'));
+    this.out = '';
+    const chunks = this.chunks;
+    if (!chunks.some((c) => c instanceof RecordBatch)) {
+      const bytes = joinBytes(chunks as Buffer[]);
+      chunks.length = 0;
+      return bytes;
+    }
+    const plans = chunks.map((c) => (c instanceof RecordBatch ? this.plan(c) : null));
+    let size = 0;
+    for (let i = 0; i < chunks.length; i++) size += plans[i]?.size ?? (chunks[i] as Buffer).length;
+    // Its own memory, exactly sized: never a slice of Node's shared buffer pool.
+    const out = new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
+    let p = 0;
+    for (let i = 0; i < chunks.length; i++) {
+      const plan = plans[i];
+      if (plan) p = this.copy(chunks[i] as RecordBatch, plan, out, p);
+      else {
+        out.set(chunks[i] as Buffer, p);
+        p += (chunks[i] as Buffer).length;
+      }
+    }
+    chunks.length = 0;
+    return out;
+  }
+
+  /** A batch of records' size as written: each record's bytes, padding and line end, or its line as text. */
+  private plan(batch: RecordBatch): { size: number; lines: (Buffer | null)[]; spans: Int32Array | null } {
     const { src, ks, drop } = batch;
-    const { bytes, starts, ends, counts, flags } = src;
+    const { starts, ends, counts, flags } = src;
     const { width, delimiter, special } = this;
-    const d = delimiter.charCodeAt(0);
-    // The size first: each record's bytes, its padding and its line end, or its line written as text.
     const lines: (Buffer | null)[] = new Array(ks.length).fill(null);
     const spans = drop >= 0 ? new Int32Array(ks.length * 2) : null;
     let size = 0;
@@ -171,14 +208,21 @@ export class CsvWriter {
         size += line.length;
       }
     }
-    this.flushText();
-    const out = Buffer.allocUnsafe(size);
+    return { size, lines, spans };
+  }
+
+  private copy(batch: RecordBatch, plan: ReturnType<CsvWriter['plan']>, out: Uint8Array, at: number): number {
+    const { src, ks, drop } = batch;
+    const { bytes, starts, ends, counts } = src;
+    const { lines, spans } = plan;
+    const d = this.delimiter.charCodeAt(0);
+    const width = this.width;
     // A view per record: measured 1.8× faster than Buffer#copy, whose argument checks cost more than the copy.
     const copy = (from: number, to: number, p: number) => {
       out.set(new Uint8Array(bytes.buffer, bytes.byteOffset + from, to - from), p);
       return p + to - from;
     };
-    let p = 0;
+    let p = at;
     for (let j = 0; j < ks.length; j++) {
       const line = lines[j];
       if (line !== null) {
@@ -200,22 +244,7 @@ export class CsvWriter {
       out[p++] = CR;
       out[p++] = LF;
     }
-    this.chunks.push(out);
-  }
-
-  private flushText(): void {
-    if (this.out.length === 0) return;
-    this.chunks.push(Buffer.from(this.out, 'utf8'));
-    this.out = '';
-  }
-
-  /** The CSV's bytes; the writer is done. */
-  finish(): Uint8Array {
-    this.chunks.push(Buffer.from(this.out, 'utf8'));
-    this.out = '';
-    const bytes = joinBytes(this.chunks);
-    this.chunks.length = 0;
-    return bytes;
+    return p;
   }
 }
 
