@@ -7,7 +7,7 @@ import { BATCH_ROWS, type Cell, type Row, type RowBatch, type RowStream, type So
 import { ArrayBatch } from '../batch.ts';
 import { ColumnTexts, RecentDates } from '../shared-cells.ts';
 import { detectType } from './detect-type.ts';
-import { baseNameOf, encodingOf, OnePassCsv, refuseBinary, sniffDelimiter } from './read.ts';
+import { baseNameOf, OnePassCsv, refuseBinary, sniffDelimiter, textKind, type TextKind } from './read.ts';
 import { readCsvRecords, type CsvRecords } from './records.ts';
 
 export class CsvReader implements BookReader {
@@ -15,15 +15,17 @@ export class CsvReader implements BookReader {
   readonly sheets: { name: string; visibility: 'visible' }[];
   readonly encoding: TextEncodingName;
   readonly delimiter: string;
+  private readonly kind: TextKind;
 
   /** Decides the encoding and the delimiter; a binary file (NUL bytes in 8-bit text) is refused here. */
   constructor(
     private readonly file: SourceFile,
     delimiter?: string,
   ) {
-    this.encoding = encodingOf(file.bytes);
+    this.kind = textKind(file.bytes);
+    this.encoding = this.kind.encoding;
     refuseBinary(file.bytes, this.encoding);
-    this.delimiter = delimiter ?? sniffDelimiter(file.bytes) ?? ',';
+    this.delimiter = delimiter ?? sniffDelimiter(file.bytes, this.kind) ?? ',';
     this.sheets = [{ name: baseNameOf(file.name), visibility: 'visible' }];
   }
 
@@ -34,7 +36,7 @@ export class CsvReader implements BookReader {
 
   stream(i: number, read: SheetRead, onePass: boolean): RowStream {
     if (!onePass) return this.table(i, read);
-    const o = { hasHeader: read.hasHeader, detectTypes: read.detectTypes, delimiter: this.delimiter, encoding: this.encoding, maxCells: read.cells.max };
+    const o = { hasHeader: read.hasHeader, detectTypes: read.detectTypes, delimiter: this.delimiter, kind: this.kind, maxCells: read.cells.max };
     return new OnePassCsv(this.file, o, read.report, false);
   }
 }
@@ -137,10 +139,11 @@ export class RecordBatch implements RowBatch {
 
   column(col: number): Cell[] {
     const c = this.drop >= 0 && col >= this.drop ? col + 1 : col;
-    const texts = this.src.column(this.ks, c);
-    if (!this.typed) return texts.map((t) => (t === '' ? null : t));
+    const texts: Cell[] = this.src.column(this.ks, c);
+    if (!this.typed) return texts;
     const typing = { decimalComma: this.src.delimiter !== ',' };
-    return texts.map((t) => (t === '' ? null : detectType(t, typing)));
+    for (let i = 0; i < texts.length; i++) if (texts[i] !== null) texts[i] = detectType(texts[i] as string, typing);
+    return texts;
   }
 
   slice(from: number, to: number): RowBatch {

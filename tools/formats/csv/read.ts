@@ -239,15 +239,22 @@ export function baseNameOf(name: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
-/** The encoding a file's text is read in (decodeText's rule), without decoding it. */
-export function encodingOf(b: Uint8Array): TextEncodingName {
-  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return 'utf-8';
-  if (b[0] === 0xff && b[1] === 0xfe) return 'utf-16le';
-  if (b[0] === 0xfe && b[1] === 0xff) return 'utf-16be';
+/** How a file's text is read (decodeText's rule), decided without decoding it. */
+export interface TextKind {
+  encoding: TextEncodingName;
+  /** UTF-8 without a BOM and all ASCII: decoded as Latin-1, five times faster than UTF-8 on the same bytes. */
+  ascii: boolean;
+}
+
+export function textKind(b: Uint8Array): TextKind {
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { encoding: 'utf-8', ascii: false };
+  if (b[0] === 0xff && b[1] === 0xfe) return { encoding: 'utf-16le', ascii: false };
+  if (b[0] === 0xfe && b[1] === 0xff) return { encoding: 'utf-16be', ascii: false };
   const utf16 = guessUtf16(b);
-  if (utf16) return utf16;
+  if (utf16) return { encoding: utf16, ascii: false };
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  return isAscii(buf) || isUtf8(buf) ? 'utf-8' : 'windows-1252';
+  if (isAscii(buf)) return { encoding: 'utf-8', ascii: true };
+  return { encoding: isUtf8(buf) ? 'utf-8' : 'windows-1252', ascii: false };
 }
 
 /**
@@ -255,34 +262,36 @@ export function encodingOf(b: Uint8Array): TextEncodingName {
  * which would otherwise come out as a table of garbage presented as success.
  */
 export function refuseBinary(bytes: Uint8Array, encoding: TextEncodingName): void {
-  if (!encoding.startsWith('utf-16') && bytes.includes(0)) throw new FormatError('binary', 'NUL bytes in text');
+  // Buffer#indexOf is a native search; Uint8Array#includes walks the bytes one by one.
+  if (!encoding.startsWith('utf-16') && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) >= 0) throw new FormatError('binary', 'NUL bytes in text');
 }
 
 /** The delimiter of a CSV, detected on its first characters (a file of one piece: on all of it). */
-export function sniffDelimiter(bytes: Uint8Array): string | null {
-  const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes) : null;
+export function sniffDelimiter(bytes: Uint8Array, kind = textKind(bytes)): string | null {
+  const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, kind) : null;
   return detectDelimiterOf(pieces === null ? decodeText(bytes).text : pieces.decode(pieces.from, pieceEnd(bytes, pieces.from + 4 * SAMPLE_CHARS)));
 }
 
 /** Reads a CSV file into a rectangular table named after the file; messages go to `report`. */
 export function readCsv(file: SourceFile, o: CsvReadOptions): CsvRead {
-  const encoding = encodingOf(file.bytes);
+  const kind = textKind(file.bytes);
+  const encoding = kind.encoding;
   refuseBinary(file.bytes, encoding);
-  const delimiter = o.delimiter ?? sniffDelimiter(file.bytes) ?? ',';
+  const delimiter = o.delimiter ?? sniffDelimiter(file.bytes, kind) ?? ',';
   const report = o.report ?? silent;
   const rowsOf = (stream: OnePassCsv) => {
     const rows: Row[] = [];
     for (const batch of stream) for (const r of batch.rows()) rows.push(r);
     return rows;
   };
-  const first = new OnePassCsv(file, { ...o, delimiter, encoding }, report, false);
+  const first = new OnePassCsv(file, { ...o, delimiter, kind }, report, false);
   let stream = first;
   let rows: Row[];
   try {
     rows = rowsOf(first);
   } catch (err) {
     if (!(err instanceof Restart)) throw err;
-    stream = new OnePassCsv(file, { ...o, delimiter, encoding }, report, true);
+    stream = new OnePassCsv(file, { ...o, delimiter, kind }, report, true);
     rows = rowsOf(stream);
   }
   // Each record is its row already (CellMaker), padded here: no second array per row.
@@ -310,7 +319,7 @@ export class OnePassCsv implements RowStream {
 
   constructor(
     private readonly file: SourceFile,
-    private readonly o: CsvReadOptions & { delimiter: string; encoding: TextEncodingName },
+    private readonly o: CsvReadOptions & { delimiter: string; kind: TextKind },
     private readonly report: Report,
     whole: boolean,
   ) {
@@ -327,7 +336,7 @@ export class OnePassCsv implements RowStream {
     // whole text (100,000 rows: ~50 MB of fields and arrays at the end of parsing).
     const typing = { decimalComma: o.delimiter !== ',' };
     const cells = new CellMaker(o.hasHeader, o.detectTypes, typing);
-    const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes) : null;
+    const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, o.kind) : null;
     let unclosedQuotes: number[] = [];
     if (pieces !== null && !whole) {
       const delim = o.delimiter.charCodeAt(0);
@@ -358,7 +367,7 @@ export class OnePassCsv implements RowStream {
       yield;
     }
     flow.end(file.name);
-    if (o.encoding === 'windows-1252') this.report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
+    if (o.kind.encoding === 'windows-1252') this.report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
     if (unclosedQuotes.length > 0) this.report('warning', 'csv_unclosed_quote', { name: file.name, line: unclosedQuotes[0], count: unclosedQuotes.length });
     flow.reportRagged(this.report, file.name);
   }
@@ -536,15 +545,15 @@ interface PieceDecoder {
 }
 
 /** How to decode pieces of the bytes as decodeText decodes the whole; null for UTF-16 (then the whole is read). */
-function pieceDecoder(b: Uint8Array): PieceDecoder | null {
+function pieceDecoder(b: Uint8Array, kind: TextKind): PieceDecoder | null {
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  if (kind.encoding === 'utf-16le' || kind.encoding === 'utf-16be') return null;
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
     const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
     return { encoding: 'utf-8', from: 3, decode: (s, e) => decoder.decode(b.subarray(s, e)) };
   }
-  if ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff) || guessUtf16(b)) return null;
-  if (isAscii(buf)) return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('latin1', s, e) };
-  if (isUtf8(buf)) return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('utf8', s, e) };
+  if (kind.ascii) return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('latin1', s, e) };
+  if (kind.encoding === 'utf-8') return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('utf8', s, e) };
   return { encoding: 'windows-1252', from: 0, decode: (s, e) => decodeWindows1252(b.subarray(s, e)) };
 }
 

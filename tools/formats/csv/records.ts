@@ -174,23 +174,31 @@ export class CsvRecords {
   private readonly seen = new Map<number, [number, number, string]>();
 
   /**
-   * The text of field `col` of each record of `ks` ('' past a record's last field). An unquoted field is
+   * The text of field `col` of each record of `ks`, null when empty (or past a record's last field). An unquoted field is
    * matched by its bytes (a hash, then the bytes compared) and decoded once per distinct text: grouping a
    * column this way measured 1.5× faster than decoding every record's field.
    */
-  column(ks: ArrayLike<number>, col: number): string[] {
+  column(ks: ArrayLike<number>, col: number): (string | null)[] {
     const { bytes: b, literal, seen } = this;
     const d = this.delimiter.charCodeAt(0);
-    const out = new Array<string>(ks.length);
+    const out = new Array<string | null>(ks.length);
+    const span = this.scratch;
     for (let j = 0; j < ks.length; j++) {
       const k = ks[j];
       if (col >= this.counts[k]) {
-        out[j] = '';
+        out[j] = null;
         continue;
       }
-      const [s, e] = fieldSpan(b, this.starts[k], this.ends[k], d, literal, col);
-      if (s < e && b[s] === QUOTE && !literal.has(s)) {
-        out[j] = this.field(k, col);
+      fieldSpanInto(span, b, this.starts[k], this.ends[k], d, literal, col);
+      const s = span[0];
+      const e = span[1];
+      if (s === e) {
+        out[j] = null;
+        continue;
+      }
+      if (b[s] === QUOTE && !literal.has(s)) {
+        const text = this.field(k, col);
+        out[j] = text === '' ? null : text;
         continue;
       }
       let h = 0x811c9dc5;
@@ -215,6 +223,9 @@ export class CsvRecords {
     }
     return out;
   }
+
+  /** Where fieldSpanInto writes. */
+  private readonly scratch = new Int32Array(2);
 
   /** Record `k` as readCsv's row: empty fields null, padded to the width. */
   row(k: number): Row {
@@ -431,6 +442,13 @@ function grow(a: Int32Array, cap: number): Int32Array<ArrayBuffer> {
 
 /** Where field `col` of a record starts and ends (its quotes and anything after them included). */
 function fieldSpan(b: Buffer, start: number, end: number, d: number, literal: Set<number>, col: number): [number, number] {
+  const span = new Int32Array(2);
+  fieldSpanInto(span, b, start, end, d, literal, col);
+  return [span[0], span[1]];
+}
+
+/** fieldSpan, written into `span` (no array per field where a column is read record by record). */
+function fieldSpanInto(span: Int32Array, b: Buffer, start: number, end: number, d: number, literal: Set<number>, col: number): void {
   let i = start;
   for (let f = 0; ; f++) {
     const s = i;
@@ -449,7 +467,11 @@ function fieldSpan(b: Buffer, start: number, end: number, d: number, literal: Se
       }
     }
     while (i < end && b[i] !== d) i++;
-    if (f === col || i >= end) return [s, i];
+    if (f === col || i >= end) {
+      span[0] = s;
+      span[1] = i;
+      return;
+    }
     i++;
   }
 }

@@ -164,7 +164,7 @@ export class CsvWriter {
     let size = 0;
     for (let i = 0; i < chunks.length; i++) size += plans[i]?.size ?? (chunks[i] as Buffer).length;
     // Its own memory, exactly sized: never a slice of Node's shared buffer pool.
-    const out = new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
+    const out = new Uint8Array(size);
     let p = 0;
     for (let i = 0; i < chunks.length; i++) {
       const plan = plans[i];
@@ -179,11 +179,12 @@ export class CsvWriter {
   }
 
   /** A batch of records' size as written: each record's bytes, padding and line end, or its line as text. */
-  private plan(batch: RecordBatch): { size: number; lines: (Buffer | null)[]; spans: Int32Array | null } {
+  private plan(batch: RecordBatch): { size: number; lines: Map<number, Buffer> | null; spans: Int32Array | null } {
     const { src, ks, drop } = batch;
     const { starts, ends, counts, flags } = src;
     const { width, delimiter, special } = this;
-    const lines: (Buffer | null)[] = new Array(ks.length).fill(null);
+    // The lines of records written as text (most records are copied as they are: no entry for them).
+    let lines: Map<number, Buffer> | null = null;
     const spans = drop >= 0 ? new Int32Array(ks.length * 2) : null;
     let size = 0;
     for (let j = 0; j < ks.length; j++) {
@@ -204,7 +205,7 @@ export class CsvWriter {
         const texts = src.fields(k);
         if (drop >= 0) texts.splice(drop, 1);
         const line = Buffer.from(csvLine(texts, delimiter, special), 'utf8');
-        lines[j] = line;
+        (lines ??= new Map()).set(j, line);
         size += line.length;
       }
     }
@@ -218,14 +219,16 @@ export class CsvWriter {
     const d = this.delimiter.charCodeAt(0);
     const width = this.width;
     // A view per record: measured 1.8× faster than Buffer#copy, whose argument checks cost more than the copy.
+    const source = bytes.buffer;
+    const offset = bytes.byteOffset;
     const copy = (from: number, to: number, p: number) => {
-      out.set(new Uint8Array(bytes.buffer, bytes.byteOffset + from, to - from), p);
+      out.set(new Uint8Array(source, offset + from, to - from), p);
       return p + to - from;
     };
     let p = at;
     for (let j = 0; j < ks.length; j++) {
-      const line = lines[j];
-      if (line !== null) {
+      const line = lines === null ? undefined : lines.get(j);
+      if (line !== undefined) {
         out.set(line, p);
         p += line.length;
         continue;
