@@ -1,7 +1,8 @@
 // Input files: the format is decided by the extension, as the spec says; sizes are counted on decoded bytes.
 import { ToolError } from './errors.ts';
 
-export const FORMATS = ['xlsx', 'xls', 'csv', 'ods', 'json', 'xml', 'html', 'md', 'sql', 'vcf'] as const;
+/** The extensions tools admit; a tool's `input.formats` lists its own. A tool that reads a new one adds it here. */
+export const FORMATS = ['xlsx', 'xls', 'csv', 'json'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface InputFile {
