@@ -1,19 +1,17 @@
-// A CSV without a table: split-rows and split-by-column (CSV to CSV) keep every value's text exactly, and
-// excel-to-json writes its JSON straight from the file (tools/sheet/json-text.ts), so none of them needs a
-// string per field or a row per record. The file is read as UTF-8 bytes (transcoded once when it is UTF-16 or
-// Windows-1252) and cut into records (quote-aware); a record whose bytes are already what writeCsv would
-// write for its fields is copied as it is, any other one is split into fields and written as writeCsv writes
-// it. Every rule of readCsv holds: the same delimiter, the same records and fields, blank records trimmed at
-// both ends, maxCells counted before padding, the same messages in the same order
-// (test/tools/sheet/csv-records.test.ts compares both on generated files).
+// A CSV read whole without a table (csv/book.ts RecordTable): cut into records over its UTF-8 bytes (transcoded
+// once when it is UTF-16 or Windows-1252), each record's span, field count and flags kept, its fields decoded
+// only when asked for. CSV to CSV copies a record whose bytes are already what writeCsv would write for its
+// fields (csv/write.ts), JSON is written from the bytes (json/write.ts), rows are typed a batch at a time: none
+// of them needs a string per field. Every rule of readCsv holds: the same delimiter, the same records and
+// fields, blank records trimmed at both ends, maxCells counted before padding, the same messages in the same
+// order (test/formats/csv-records.test.ts compares both on generated files).
 //
 // Measured on 100,000 rows × 10 columns (12 MB), split-rows in 10 parts: ~400 → ~130 ms, of which ~60 ms is
 // now the ZIP's deflate; peak memory over the runtime 127 → 40 MB (the input, the parts and the ZIP).
 import { isAscii, isUtf8 } from 'node:buffer';
 import { FormatError } from '../errors.ts';
-import { BATCH_ROWS, PREVIEW_ROWS, type Cell, type Row, type SourceFile, type TableData } from '../model.ts';
+import type { Cell, Row, SourceFile } from '../model.ts';
 import { baseNameOf, checkCells, decodeText, detectDelimiter, guessUtf16, type TextEncodingName } from './read.ts';
-import { csvLine, quotingRule } from './write.ts';
 import { detectType } from './detect-type.ts';
 import { silent, type Report } from '../report.ts';
 
@@ -93,16 +91,6 @@ export class CsvRecords {
     return cells;
   }
 
-  /** The data records, typed as readCsv types them, handed to `sink` a batch at a time. */
-  pipeTyped(sink: (rows: Row[]) => void): void {
-    for (let at = this.first; at < this.size; at += BATCH_ROWS) {
-      const end = Math.min(this.size, at + BATCH_ROWS);
-      const batch: Row[] = new Array(end - at);
-      for (let k = at; k < end; k++) batch[k - at] = this.typedRow(k);
-      sink(batch);
-    }
-  }
-
   /** The text of field `col` of record `k` ('' past the record's last field). */
   field(k: number, col: number): string {
     if (col >= this.counts[k]) return '';
@@ -112,62 +100,6 @@ export class CsvRecords {
   /** The bytes of field `col` of record `k` as it is in the file (quotes included), as [start, end). */
   span(k: number, col: number): [number, number] {
     return fieldSpan(this.bytes, this.starts[k], this.ends[k], this.delimiter.charCodeAt(0), this.literal, col);
-  }
-
-  /**
-   * The data records grouped by the text of field `col`: `partOf[j]` is the group of data record j, and
-   * `values[g]` the text of group g, groups in order of first appearance ('' is the empty group). An
-   * unquoted field is matched by its bytes (a hash, then the bytes compared) and decoded once per group;
-   * measured 1.5× faster than decoding every record's field.
-   */
-  groups(col: number): { partOf: Int32Array; values: string[] } {
-    const { bytes: b, first, literal } = this;
-    const d = this.delimiter.charCodeAt(0);
-    const partOf = new Int32Array(this.rowCount);
-    const values: string[] = [];
-    const byValue = new Map<string, number>();
-    const group = (value: string) => {
-      let g = byValue.get(value);
-      if (g === undefined) {
-        byValue.set(value, (g = values.length));
-        values.push(value);
-      }
-      return g;
-    };
-    // Hash of an unquoted field's bytes → [start, end, group] of the first field seen with it.
-    const byBytes = new Map<number, [number, number, number]>();
-    for (let j = 0; j < partOf.length; j++) {
-      const k = first + j;
-      if (col >= this.counts[k]) {
-        partOf[j] = group('');
-        continue;
-      }
-      const [s, e] = fieldSpan(b, this.starts[k], this.ends[k], d, literal, col);
-      if (s < e && b[s] === QUOTE && !literal.has(s)) {
-        partOf[j] = group(this.field(k, col));
-        continue;
-      }
-      let h = 0x811c9dc5;
-      for (let i = s; i < e; i++) h = Math.imul(h ^ b[i], 0x01000193);
-      const seen = byBytes.get(h);
-      if (seen && seen[1] - seen[0] === e - s) {
-        let same = true;
-        for (let i = s, r = seen[0]; i < e; i++, r++) {
-          if (b[i] !== b[r]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) {
-          partOf[j] = seen[2];
-          continue;
-        }
-      }
-      const g = group(b.toString('utf8', s, e));
-      if (!seen) byBytes.set(h, [s, e, g]);
-      partOf[j] = g;
-    }
-    return { partOf, values };
   }
 
   /** Unquoted field texts seen by column(), by a hash of their bytes: [start, end, text] of the first seen. */
@@ -543,113 +475,4 @@ export function fieldAt(line: string, i: number, delimiter: string): { value: st
   let next = line.indexOf(delimiter, i);
   if (next < 0) next = line.length;
   return { value: next > i ? value + line.slice(i, next) : value, next };
-}
-
-export interface PartsWriteOptions {
-  /** The title row of part `part`, written first when it has at least one title. */
-  header: (part: number) => readonly string[] | null;
-  /** A column left out of every record (split-by-column without `keep-column`). */
-  dropColumn?: number;
-}
-
-const BOM = [0xef, 0xbb, 0xbf];
-
-/**
- * The data records as CSV files: `partOf[j]` is the file of data record j (record `src.first + j`), or -1
- * for none, and each file holds its records in their order. Each file is what writeCsv writes for the same
- * rows (UTF-8 with a BOM, CRLF, every row as wide as the table, the source's delimiter), byte for byte. One
- * pass over the records for every file: measured 2× faster than a pass per file picking its records.
- */
-export function writeCsvParts(src: CsvRecords, partOf: Int32Array, parts: number, o: PartsWriteOptions): Uint8Array[] {
-  const { bytes, starts, ends, counts, flags, first } = src;
-  const delimiter = src.delimiter;
-  const d = delimiter.charCodeAt(0);
-  const special = quotingRule(delimiter);
-  const drop = o.dropColumn ?? -1;
-  const width = src.width - (drop >= 0 ? 1 : 0);
-  const count = src.rowCount;
-  const headers = Array.from({ length: parts }, (_, g) => {
-    const h = o.header(g);
-    return h !== null && h.length > 0 ? Buffer.from(csvLine(h, delimiter, special), 'utf8') : null;
-  });
-  // First pass: each file's size, and the lines of records that cannot be copied (as text, written next).
-  const sizes = headers.map((h) => BOM.length + (h?.length ?? 0));
-  const slow = new Map<number, Buffer>();
-  const dropped = drop >= 0 ? new Int32Array(count * 2) : null;
-  for (let j = 0; j < count; j++) {
-    const g = partOf[j];
-    if (g < 0) continue;
-    const k = first + j;
-    let len = ends[k] - starts[k];
-    let fields = counts[k];
-    if (dropped && drop < fields) {
-      const [s, e] = src.span(k, drop);
-      dropped[2 * j] = s;
-      dropped[2 * j + 1] = e;
-      // The field and one delimiter next to it go.
-      len -= e - s + (fields > 1 ? 1 : 0);
-      fields--;
-    }
-    // A record left with no field (its only one dropped) is padded as a row of empty fields.
-    if (flags[k] & PLAIN && (len > 0 || width !== 1) && width > 0) sizes[g] += len + (width - Math.max(fields, 1)) + 2;
-    else {
-      const texts = src.fields(k);
-      if (drop >= 0) texts.splice(drop, 1);
-      const line = Buffer.from(csvLine(texts, delimiter, special), 'utf8');
-      slow.set(j, line);
-      sizes[g] += line.length;
-    }
-  }
-  const outs = sizes.map((size) => new Uint8Array(size));
-  const at = headers.map((h, g) => {
-    outs[g].set(BOM, 0);
-    if (h) outs[g].set(h, BOM.length);
-    return BOM.length + (h?.length ?? 0);
-  });
-  // A view per record: measured 1.8× faster than Buffer#copy, whose argument checks cost more than the copy.
-  const copy = (out: Uint8Array, from: number, to: number, p: number) => {
-    out.set(new Uint8Array(bytes.buffer, bytes.byteOffset + from, to - from), p);
-    return p + to - from;
-  };
-  for (let j = 0; j < count; j++) {
-    const g = partOf[j];
-    if (g < 0) continue;
-    const out = outs[g];
-    let p = at[g];
-    const line = slow.size > 0 ? slow.get(j) : undefined;
-    if (line) {
-      out.set(line, p);
-      at[g] = p + line.length;
-      continue;
-    }
-    const k = first + j;
-    let fields = counts[k];
-    if (dropped && drop < fields) {
-      const s = dropped[2 * j];
-      const e = dropped[2 * j + 1];
-      // Before the field (without the delimiter that ends it when it is the first), then after it.
-      if (drop === 0) p = copy(out, e < ends[k] ? e + 1 : e, ends[k], p);
-      else p = copy(out, e, ends[k], copy(out, starts[k], s - 1, p));
-      fields--;
-    } else p = copy(out, starts[k], ends[k], p);
-    for (let f = Math.max(fields, 1); f < width; f++) out[p++] = d;
-    out[p++] = CR;
-    out[p++] = LF;
-    at[g] = p;
-  }
-  return outs;
-}
-
-/** The preview of part `part` of writeCsvParts: its first rows as readCsv would give them, and its count. */
-export function partPreview(src: CsvRecords, partOf: Int32Array, part: number, name: string, header: string[] | null, dropColumn = -1): TableData & { totalRows: number } {
-  const rows: Row[] = [];
-  let count = 0;
-  for (let j = 0; j < partOf.length; j++) {
-    if (partOf[j] !== part) continue;
-    if (count++ >= PREVIEW_ROWS) continue;
-    const row = src.row(src.first + j);
-    if (dropColumn >= 0) row.splice(dropColumn, 1);
-    rows.push(row);
-  }
-  return { name, header, rows, totalRows: count };
 }

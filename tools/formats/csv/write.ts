@@ -33,12 +33,11 @@ export function plainNumber(n: number): string {
 /** Text of a cell in a CSV: dates ISO (a time of day alone as `hh:mm:ss`), booleans `true`/`false`. */
 export function csvText(c: AnyCell): string {
   if (c === null) return '';
-  if (c instanceof FullCell) return csvText(c.value);
-  if (c instanceof CellError) return c.text;
   if (typeof c === 'string') return c;
   if (typeof c === 'number') return plainNumber(c);
   if (typeof c === 'boolean') return c ? 'true' : 'false';
-  return isTimeOnly(c) ? isoTime(c) : isoDate(c);
+  if (c instanceof Date) return isTimeOnly(c) ? isoTime(c) : isoDate(c);
+  return c instanceof CellError ? c.text : csvText(c.value);
 }
 
 export interface CsvWriteOptions {

@@ -33,11 +33,11 @@ const stringText = (s: string) => (ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"
 /** JSON text of a cell; the text of a date is remembered by its time (a column of dates repeats them). */
 function valueText(c: AnyCell, dates: Map<number, string>): string {
   if (c === null) return 'null';
-  if (c instanceof FullCell) return valueText(c.value, dates);
-  if (c instanceof CellError) return stringText(c.text);
   if (typeof c === 'string') return stringText(c);
   if (typeof c === 'number') return Number.isFinite(c) ? String(c) : stringText(String(c));
   if (typeof c === 'boolean') return c ? 'true' : 'false';
+  if (c instanceof FullCell) return valueText(c.value, dates);
+  if (c instanceof CellError) return stringText(c.text);
   const time = c.getTime();
   let text = dates.get(time);
   if (text === undefined) {
@@ -70,21 +70,29 @@ function textJson(o: Layout, titles: readonly string[] | null): JsonOut {
   let text = '[';
   let n = 0;
   const rows = (batch: readonly (readonly AnyCell[])[]) => {
+    // Locals, not the closure's variables: a string grown by `+=` in a captured variable is stored back to
+    // the closure's context at every step (excel-to-json of 100,000 rows: about a fifth slower).
+    let t = text;
+    let count = n;
+    const { prefix, skip } = p;
+    const width = o.width;
     for (let r = 0; r < batch.length; r++) {
       const row = batch[r];
-      text += (n++ > 0 ? ',' : '') + p.rowStart;
+      t += (count++ > 0 ? ',' : '') + p.rowStart;
       let written = 0;
-      for (let i = 0; i < o.width; i++) {
+      for (let i = 0; i < width; i++) {
         const c = row[i] ?? null;
-        if (c === null && p.skip) continue;
-        text += (written++ > 0 ? ',' : '') + p.prefix[i] + valueText(c, dates);
+        if (c === null && skip) continue;
+        t += (written++ > 0 ? ',' : '') + prefix[i] + valueText(c, dates);
       }
-      text += written > 0 ? p.closeAfter : p.close;
-      if (text.length > 65_536) {
-        chunks.push(Buffer.from(text, 'utf8'));
-        text = '';
+      t += written > 0 ? p.closeAfter : p.close;
+      if (t.length > 65_536) {
+        chunks.push(Buffer.from(t, 'utf8'));
+        t = '';
       }
     }
+    text = t;
+    n = count;
   };
   if (titles) rows([titles]);
   return {
