@@ -34,7 +34,7 @@ export const CONFIG_VARIABLES = {
   JOB_TIMEOUT_S: variable({ schema: num(0.001, 3600), default: '60', description: 'Time one run may take, in seconds; past it the run is stopped and answered 413 `too_complex`.' }),
   JOB_MEMORY_MB: variable({ schema: int(16, 65536), default: '1024', description: 'Heap one run may use, in MB; past it the run is stopped and answered 413 `too_complex`.' }),
   MAX_CELLS: variable({ schema: int(1, 1_000_000_000), default: '2000000', description: 'Cells one run may read (counted in the cells that exist, never in the range a file claims); past it the run is refused with 413 `too_complex` before the work is done.' }),
-  // 50,000 rows of 10 columns take about 2-4 s and 170 MB over the runtime (tools/sheet/pdf lays the table out
+  // 50,000 rows of 10 columns take about 2-4 s and 170 MB over the runtime (tools/formats/pdf lays the table out
   // itself and draws it into pdfmake's pages), well inside the default JOB_TIMEOUT_S and JOB_MEMORY_MB.
   PDF_MAX_ROWS: variable({ schema: int(1, 10_000_000), default: '50000', description: 'Rows `excel-to-pdf` lays out (a table printed in several column bands counts once per band); a longer table is refused with 413 `too_complex` before layout starts. 50,000 rows of 10 columns take 2–5 s and under 300 MB; raise `JOB_MEMORY_MB` and `JOB_TIMEOUT_S` with it.' }),
   ANON_RUNS_PER_HOUR: variable({ schema: int(0, 1_000_000_000), default: '30', description: 'Runs per hour per client address without an API key.' }),

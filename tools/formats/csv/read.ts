@@ -1,6 +1,6 @@
 // CSV in: encoding and delimiter detection, RFC 4180 quotes (fields may hold newlines), any mix of CRLF, LF
 // and CR line ends, ragged rows padded with empty cells (never cut), optional type detection. Writing is
-// write-csv.ts.
+// write.ts. Reading a CSV whole (records over its bytes) is records.ts; as a workbook of one sheet, book.ts.
 //
 // The parser is our own, not papaparse: papaparse picks one line ending per file, so a file mixing CRLF and
 // LF loses row breaks. The reader never trims a value.
