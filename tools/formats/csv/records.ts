@@ -11,13 +11,10 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { FormatError } from '../errors.ts';
 import type { Cell, Row, SourceFile } from '../model.ts';
-import { baseNameOf, checkCells, decodeText, detectDelimiter, guessUtf16, type TextEncodingName } from './read.ts';
+import { baseNameOf, checkCells, decodeText, detectDelimiter, guessUtf16, parseCsv, type TextEncodingName } from './read.ts';
+import { CR, FieldScan, fieldText, LF, scanField } from './tokens.ts';
 import { detectType } from './detect-type.ts';
 import { silent, type Report } from '../report.ts';
-
-const QUOTE = 34;
-const CR = 13;
-const LF = 10;
 
 /** Record flags: its bytes are written unchanged (`PLAIN`); every field is empty (`BLANK`). */
 export const PLAIN = 1;
@@ -74,7 +71,8 @@ export class CsvRecords {
     } else {
       // One decode per record, then native splitting: a decode per field costs more than the split.
       const line = this.bytes.toString('utf8', start, end);
-      out = line.indexOf('"') < 0 ? line.split(this.delimiter) : splitLine(line, this.delimiter);
+      // With quotes, the decoded line is cut by the same grammar over text (read.ts): every quote closes in it.
+      out = line.indexOf('"') < 0 ? line.split(this.delimiter) : parseCsv(line, this.delimiter, 1).rows[0];
     }
     while (out.length < this.width) out.push('');
     return out;
@@ -115,6 +113,7 @@ export class CsvRecords {
     const d = this.delimiter.charCodeAt(0);
     const out = new Array<string | null>(ks.length);
     const span = this.scratch;
+    const utf8 = (from: number, to: number) => b.toString('utf8', from, to);
     for (let j = 0; j < ks.length; j++) {
       const k = ks[j];
       if (col >= this.counts[k]) {
@@ -128,8 +127,9 @@ export class CsvRecords {
         out[j] = null;
         continue;
       }
-      if (b[s] === QUOTE && !literal.has(s)) {
-        const text = this.field(k, col);
+      if (SCAN.quoted) {
+        // fieldSpanInto left the field's scan in SCAN.
+        const text = fieldText(SCAN, b, utf8);
         out[j] = text === '' ? null : text;
         continue;
       }
@@ -279,6 +279,7 @@ function scanRecords(b: Buffer, d: number): Scan {
   let size = 0;
   let used = 0;
   const literal = new Set<number>();
+  const f = new FieldScan();
   let i = 0;
   while (i < n) {
     const recStart = i;
@@ -288,46 +289,14 @@ function scanRecords(b: Buffer, d: number): Scan {
     let recEnd: number;
     for (;;) {
       fields++;
-      let quoted = b[i] === QUOTE && !literal.has(i);
-      if (quoted) {
-        let k = i + 1;
-        let special = false;
-        for (;;) {
-          if (k >= n) break;
-          const c = b[k];
-          if (c === QUOTE) {
-            if (b[k + 1] === QUOTE) {
-              special = true;
-              k += 2;
-              continue;
-            }
-            break;
-          }
-          if (c === d || c === CR || c === LF) special = true;
-          k++;
-        }
-        if (k >= n) {
-          // Never closed: this quote is a plain character, and the field is read again as unquoted.
-          literal.add(i);
-          quoted = false;
-        } else {
-          const empty = k === i + 1;
-          k++;
-          const tail = k;
-          let c = 0;
-          while (k < n && (c = b[k]) !== d && c !== CR && c !== LF) k++;
-          if (k > tail || !special) plain = 0;
-          if (k > tail || !empty) nonEmpty++;
-          i = k;
-        }
-      }
-      if (!quoted) {
-        const s = i;
-        let c = 0;
-        while (i < n && (c = b[i]) !== d && c !== CR && c !== LF) {
-          if (c === QUOTE) plain = 0;
-          i++;
-        }
+      const s = i;
+      i = scanField(f, b, i, n, d, literal);
+      if (f.quoted) {
+        const tail = i > f.close + 1;
+        if (tail || !f.special) plain = 0;
+        if (tail || f.close > s + 1) nonEmpty++;
+      } else {
+        if (f.quote) plain = 0;
         if (i > s) nonEmpty++;
       }
       if (i >= n) {
@@ -352,9 +321,9 @@ function scanRecords(b: Buffer, d: number): Scan {
       starts = grow(starts, cap);
       ends = grow(ends, cap);
       counts = grow(counts, cap);
-      const f = new Uint8Array(cap);
-      f.set(flags);
-      flags = f;
+      const fl = new Uint8Array(cap);
+      fl.set(flags);
+      flags = fl;
     }
     starts[size] = recStart;
     ends[size] = recEnd;
@@ -381,25 +350,12 @@ function fieldSpan(b: Buffer, start: number, end: number, d: number, literal: Se
 
 /** fieldSpan, written into `span` (no array per field where a column is read record by record). */
 function fieldSpanInto(span: Int32Array, b: Buffer, start: number, end: number, d: number, literal: Set<number>, col: number): void {
+  const f = SCAN;
   let i = start;
-  for (let f = 0; ; f++) {
+  for (let c = 0; ; c++) {
     const s = i;
-    if (b[i] === QUOTE && i < end && !literal.has(i)) {
-      i++;
-      for (;;) {
-        if (b[i] === QUOTE) {
-          if (b[i + 1] === QUOTE) {
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        i++;
-      }
-    }
-    while (i < end && b[i] !== d) i++;
-    if (f === col || i >= end) {
+    i = scanField(f, b, i, end, d, literal);
+    if (c === col || i >= end) {
       span[0] = s;
       span[1] = i;
       return;
@@ -408,71 +364,23 @@ function fieldSpanInto(span: Int32Array, b: Buffer, start: number, end: number, 
   }
 }
 
+/** The scan of fields inside a record already cut (never more than one in use at a time). */
+const SCAN = new FieldScan();
+
 /**
- * The field texts of one record (or only field `only`), decoded as parseCsv decodes them. The record was
- * cut by scanRecords, so every quote that opens a field inside it closes inside it.
+ * The field texts of one record (or only field `only`), decoded from its bytes. The record was cut by
+ * scanRecords, so every quote that opens a field inside it closes inside it.
  */
 function splitRecord(b: Buffer, start: number, end: number, d: number, literal: Set<number>, only: number): string[] | string {
   const out: string[] = [];
+  const f = SCAN;
+  const utf8 = (s: number, e: number) => b.toString('utf8', s, e);
   let i = start;
-  for (let f = 0; ; f++) {
-    let value = '';
-    if (i < end && b[i] === QUOTE && !literal.has(i)) {
-      let seg = ++i;
-      for (;;) {
-        const q = b.indexOf(QUOTE, i);
-        if (b[q + 1] === QUOTE) {
-          if (f === only || only < 0) value += b.toString('utf8', seg, q + 1);
-          i = seg = q + 2;
-          continue;
-        }
-        if (f === only || only < 0) value += b.toString('utf8', seg, q);
-        i = q + 1;
-        break;
-      }
-    }
-    const s = i;
-    while (i < end && b[i] !== d) i++;
-    if (f === only) return i > s ? value + b.toString('utf8', s, i) : value;
-    if (only < 0) out.push(i > s ? value + b.toString('utf8', s, i) : value);
+  for (let c = 0; ; c++) {
+    i = scanField(f, b, i, end, d, literal);
+    if (c === only) return fieldText(f, b, utf8);
+    if (only < 0) out.push(fieldText(f, b, utf8));
     if (i >= end) return out;
     i++;
   }
-}
-
-/** The fields of one record's text in which every opening quote closes (no quote read as a plain character). */
-function splitLine(line: string, delimiter: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; ; ) {
-    const { value, next } = fieldAt(line, i, delimiter);
-    out.push(value);
-    if (next >= line.length) return out;
-    i = next + 1;
-  }
-}
-
-/**
- * The field that starts at `i` of a record's text in which every opening quote closes: its quotes undone
- * (`""` as one quote), and whatever follows the closing quote up to the delimiter kept as it is; `next` is
- * where the delimiter (or the end of the text) is.
- */
-export function fieldAt(line: string, i: number, delimiter: string): { value: string; next: number } {
-  let value = '';
-  if (line.charCodeAt(i) === QUOTE) {
-    let seg = ++i;
-    for (;;) {
-      const q = line.indexOf('"', i);
-      if (line.charCodeAt(q + 1) === QUOTE) {
-        value += line.slice(seg, q + 1);
-        i = seg = q + 2;
-        continue;
-      }
-      value += line.slice(seg, q);
-      i = q + 1;
-      break;
-    }
-  }
-  let next = line.indexOf(delimiter, i);
-  if (next < 0) next = line.length;
-  return { value: next > i ? value + line.slice(i, next) : value, next };
 }
