@@ -564,28 +564,6 @@ function pieceEnd(b: Uint8Array, at: number): number {
   return lf < 0 ? b.length : lf + 1;
 }
 
-/** The records of the whole text, parsed piece by piece into `flow`; false when a quote is still open at the end of the file. */
-function parsePieces(b: Uint8Array, pieces: PieceDecoder, delimiter: string, cells: CellMaker, flow: CsvFlow): boolean {
-  const delim = delimiter.charCodeAt(0);
-  const none = new Set<number>();
-  for (let start = pieces.from; start < b.length; ) {
-    let end = pieceEnd(b, start + PIECE_BYTES);
-    for (;;) {
-      const header = cells.header;
-      const res = parseOnce(pieces.decode(start, end), delim, none, Infinity, cells.finish);
-      if (res.unclosedAt < 0) {
-        flow.add(res.rows);
-        break;
-      }
-      if (end >= b.length) return false;
-      cells.header = header;
-      end = pieceEnd(b, start + 2 * (end - start));
-    }
-    start = end;
-  }
-  return true;
-}
-
 /**
  * The text on its own. A field of 13 characters or more is a slice (or a concatenation of slices) of the whole
  * decoded file, and one kept slice keeps all of it: once numbers and dates are typed, the texts left are a small

@@ -3,7 +3,7 @@
 import { FirstRows, rowsOf } from '../batch.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 import { joinBytes } from '../util/bytes.ts';
-import { CellError, FullCell, isoDate, type AnyCell, type RowBatch, type TableData, type TableHead, type Written } from '../model.ts';
+import { CellError, isoDate, type AnyCell, type RowBatch, type TableData, type TableHead, type Written } from '../model.ts';
 import { isoTime, isTimeOnly } from '../dates.ts';
 import { titleRow } from '../table/titles.ts';
 import type { TableWriter } from '../xlsx/write.ts';

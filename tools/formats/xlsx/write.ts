@@ -21,7 +21,7 @@ import { FirstRows, rowsOf } from '../batch.ts';
 import { FormatError } from '../errors.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 import { zipBuilder } from '../zip/write.ts';
-import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type Cell, type FormatContext, type RowBatch, type TableData, type TableHead, type TablePreview, type Written } from '../model.ts';
+import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type FormatContext, type RowBatch, type TableData, type TableHead, type TablePreview, type Written } from '../model.ts';
 import { dateToSerial, hasTime, isTimeOnly } from '../dates.ts';
 import { titleRow } from '../table/titles.ts';
 
