@@ -12,6 +12,7 @@ import { getTool } from '../tools/core/registry.ts';
 import { apiKeyFrom, rateHeaders, runResponse } from '../tools/core/wire.ts';
 import { requestLang } from '../tools/core/http-answer.ts';
 import { contentCoding, discardRest, jsonBody } from '../tools/core/http-body.ts';
+import { mark, runPhases, startMarks, type PhaseMarks } from '../tools/core/phases.ts';
 import { answerError, RequestError } from './http-error.ts';
 import { coerceFields, readMultipart } from './multipart.ts';
 
@@ -46,6 +47,8 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
   // `download` and unsupported content types are refused here too. The unread body is then discarded up to
   // a bound instead of being read to its end.
   const precheck: RequestHandler = async function precheckRun(req, res, next) {
+    const marks = startMarks();
+    if (marks) watchPhases(req, res, marks);
     try {
       res.locals.lang = requestLang(req);
       const tool = getTool(String(req.params.tool));
@@ -109,12 +112,26 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
     // Errors from here on speak the language the call asked for.
     const lang: Lang = resolveLang(args.language, res.locals.lang);
     res.locals.lang = lang;
-    const result = await kernel.invoke(tool.id, { args, files, download }, callerOf(req), res.locals.call as Call);
+    const marks = res.locals.marks as PhaseMarks | undefined;
+    const result = await kernel.invoke(tool.id, { args, files, download, marks }, callerOf(req), res.locals.call as Call);
+    mark(marks, 'answer');
     if (download) sendDownload(res, result);
     else sendJson(res, result);
   };
 
   return [precheck, jsonParser, run];
+}
+
+/** Marks the end of the body and publishes the run's marks once its answer is written (tools/core/phases.ts). */
+function watchPhases(req: Request, res: Response, marks: PhaseMarks): void {
+  res.locals.marks = marks;
+  const tool = String(req.params.tool);
+  req.once('end', () => mark(marks, 'bodyEnd'));
+  res.once('finish', () => {
+    mark(marks, 'finish');
+    const kind = (res.locals.run as RunLocals | undefined)?.kind ?? 'refused';
+    runPhases.publish({ tool, door: kind, status: res.statusCode, marks });
+  });
 }
 
 /** The caller of a run: client address (per TRUST_PROXY), the key it sends, the `lang` of the URL. */

@@ -9,6 +9,7 @@ import { checkFiles, decodeBase64, decodedSizeOf, type InputFile } from './files
 import type { JobRunner } from './jobs.ts';
 import type { KeyStore } from './keys.ts';
 import type { OutputFile, Preview } from './output.ts';
+import { mark, type PhaseMarks } from './phases.ts';
 import type { QuotaStore, QuotaTake } from './quota.ts';
 import { getTool } from './registry.ts';
 import { optionsSchema, parseOptions } from './schema.ts';
@@ -33,6 +34,8 @@ export interface RawInput {
   files?: InputFile[];
   /** Answer with the raw file (several become one ZIP) instead of base64 in JSON. */
   download?: boolean;
+  /** Where the run's time goes, when something measures it (phases.ts). */
+  marks?: PhaseMarks;
 }
 
 export interface InvokeResult {
@@ -186,7 +189,8 @@ export function createInvoke(deps: KernelDeps) {
       const opts = parseOptions(optionsSchema(tool), rawOptions);
 
       const download = input.download === true;
-      const result = await deps.jobs.run({ toolId, files, opts, lang, download });
+      mark(input.marks, 'jobStart');
+      const result = await deps.jobs.run({ toolId, files, opts, lang, download, marks: input.marks });
       const size = result.files.reduce((n, f) => n + f.bytes.byteLength, 0);
       if (!download && size > config.MAX_INLINE_RESULT_MB * MB) throw new ToolError('result_too_large', { params: { max: config.MAX_INLINE_RESULT_MB } });
       if (download && size > config.MAX_RESULT_MB * MB) throw new ToolError('result_too_large', { params: { max: config.MAX_RESULT_MB } });

@@ -6,6 +6,7 @@ import { ToolError, type ErrorCode } from './errors.ts';
 import { execute, type RunResult } from './execute.ts';
 import type { InputFile } from './files.ts';
 import type { OutputFile } from './output.ts';
+import { mark, type PhaseMarks } from './phases.ts';
 import { createProcessPool, PoolFailure } from './process-pool.ts';
 import { fullGc } from './reclaim.ts';
 import { getTool } from './registry.ts';
@@ -19,6 +20,8 @@ export interface Job {
   download: boolean;
   /** Set by the runner from its configuration. */
   limits?: ToolLimits;
+  /** Marks of the hand-off, run and hand-back, when the run is measured (phases.ts). */
+  marks?: PhaseMarks;
 }
 
 export type JobReply =
@@ -113,7 +116,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
   };
 
   async function runInPool(job: Job): Promise<RunResult> {
-    const head = { t: 'job', toolId: job.toolId, opts: job.opts, lang: job.lang, download: job.download, limits: toolLimitsOf(limits), names: job.files.map((f) => f.name) };
+    const head = { t: 'job', toolId: job.toolId, opts: job.opts, lang: job.lang, download: job.download, limits: toolLimitsOf(limits), names: job.files.map((f) => f.name), ...(job.marks ? { timed: true } : {}) };
     const bytes = job.files.map((f) => f.bytes);
     const maxResultBytes = Math.ceil((job.download ? limits.MAX_RESULT_MB : limits.MAX_INLINE_RESULT_MB) * MB);
     let reply;
@@ -124,7 +127,11 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
       if (err instanceof PoolFailure) throw failureOf(err, job, limits);
       throw err;
     }
-    const h = reply.head as unknown as JobReply & { result?: { files: Array<Omit<OutputFile, 'bytes'>> } };
+    const h = reply.head as unknown as JobReply & { result?: { files: Array<Omit<OutputFile, 'bytes'>> }; at?: [number, number] };
+    if (job.marks) {
+      mark(job.marks, 'returned');
+      [job.marks.got, job.marks.done] = h.at ?? [];
+    }
     if (!h.ok) throw new ToolError(h.code, { option: h.option, messageKey: h.messageKey, params: h.params });
     const files = h.result.files.map((f, i) => ({ name: f.name, contentType: f.contentType, bytes: reply.files[i] }));
     return { ...h.result, files };
