@@ -5,6 +5,7 @@ import { MB, type Config } from './config.ts';
 import type { Message } from './define.ts';
 import { clientOf } from './client-address.ts';
 import { asToolError, ToolError, type ErrorDetail, type RateInfo } from './errors.ts';
+import { DecodedBase64 } from './base64.ts';
 import { checkFiles, decodeBase64, decodedSizeOf, type InputFile } from './files.ts';
 import type { JobRunner } from './jobs.ts';
 import type { KeyStore } from './keys.ts';
@@ -63,9 +64,10 @@ function filesFromArgs(field: 'file' | 'files', args: Record<string, unknown>, m
   const list = field === 'files' ? raw : [raw];
   if (!Array.isArray(list)) throw new ToolError('invalid_option', { option: field, params: { option: field, expected: 'array', received: typeof raw } });
   const objects = list.map((f) => {
-    const ok = f && typeof f === 'object' && typeof f.name === 'string' && typeof f.contentBase64 === 'string' && Object.keys(f).length === 2;
+    const text = f?.contentBase64;
+    const ok = f && typeof f === 'object' && typeof f.name === 'string' && (typeof text === 'string' || text instanceof DecodedBase64) && Object.keys(f).length === 2;
     if (!ok) throw new ToolError('invalid_option', { option: field, params: { option: field, expected: '{ name, contentBase64 }', received: 'object' } });
-    return f as { name: string; contentBase64: string };
+    return f as { name: string; contentBase64: string | DecodedBase64 };
   });
   const claimed = objects.reduce((n, f) => n + decodedSizeOf(f.contentBase64), 0);
   if (claimed > maxBytes + 2 * objects.length) throw new ToolError('input_too_large', { option: field, params: { max: maxBytes / MB } });
