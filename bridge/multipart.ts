@@ -8,6 +8,7 @@ import { ToolError } from '../tools/core/errors.ts';
 import type { InputFile } from '../tools/core/files.ts';
 import { jsonSchemaOf } from '../tools/core/schema.ts';
 import { discardRest } from '../tools/core/http-body.ts';
+import { own } from '../tools/core/transfer.ts';
 import { RequestError } from './http-error.ts';
 
 export interface MultipartLimits {
@@ -66,6 +67,10 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
     const fields: Record<string, string> = Object.create(null);
     let total = 0;
     let settled = false;
+    // All file parts go into one buffer sized from the declared length, which bounds them together: no chunks
+    // kept, no copy to join them. It is the request's own (transfer.ts), let go whole once the job has it.
+    const arena = arenaFor(req, limits.maxInputBytes);
+    let used = 0;
 
     const fail = (err: ToolError) => {
       if (settled) return;
@@ -91,17 +96,24 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
         fail(new ToolError('unknown_option', { option: name, params: { option: name } }));
         return;
       }
+      const start = used;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => {
         if (settled) return;
         total += chunk.length;
         if (total > limits.maxInputBytes) fail(tooLarge());
-        else chunks.push(chunk);
+        else if (arena === null) chunks.push(chunk);
+        // The parser never gives more than the declared body holds; were it to, the body is not what it says.
+        else if (used + chunk.length > arena.length) fail(malformed());
+        else {
+          arena.set(chunk, used);
+          used += chunk.length;
+        }
       });
       stream.on('limit', () => fail(tooLarge()));
       stream.on('end', () => {
         if (settled) return;
-        const bytes = Buffer.concat(chunks);
+        const bytes = arena === null ? Buffer.concat(chunks) : arena.subarray(start, used);
         const filename = info.filename ?? '';
         // A browser form with no file chosen sends an empty part with an empty file name: no file.
         if (filename === '' && bytes.length === 0) return;
@@ -143,6 +155,18 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
     });
     req.pipe(bb);
   });
+}
+
+/**
+ * The buffer for a body's file parts: as long as its declared length (at most the input bound), never from
+ * Node's shared pool; null for a body of unknown length, whose parts are kept as chunks and joined.
+ */
+function arenaFor(req: Request, maxInputBytes: number): Buffer | null {
+  const declared = Number(req.headers['content-length']);
+  if (!(Number.isSafeInteger(declared) && declared >= 0)) return null;
+  const arena = Buffer.allocUnsafeSlow(Math.min(declared, Math.floor(maxInputBytes)));
+  own(arena.buffer);
+  return arena;
 }
 
 type FieldType = 'boolean' | 'integer' | 'number' | undefined;
