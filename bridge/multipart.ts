@@ -70,7 +70,8 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
     // All file parts go into one buffer sized from the declared length, which bounds them together: no chunks
     // kept, no copy to join them. It is the request's own (transfer.ts), let go whole once the job has it.
     const arena = arenaFor(req, limits.maxInputBytes);
-    let used = 0;
+    // The part before the one being announced: its bytes all reached its stream before the next part began.
+    let previous: Part | null = null;
 
     const fail = (err: ToolError) => {
       if (settled) return;
@@ -96,24 +97,34 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
         fail(new ToolError('unknown_option', { option: name, params: { option: name } }));
         return;
       }
-      const start = used;
-      const chunks: Buffer[] = [];
+      // A part's bytes reach its stream's listeners a tick or more after busboy read them, by which time the
+      // next part may have begun. So each part's place is fixed when it is announced: after the previous
+      // part's bytes, those delivered and those still waiting in its stream. Should bytes ever not fit there,
+      // the part goes on in chunks of its own.
+      const part: Part = { start: previous ? previous.start + previous.length + previous.stream.readableLength : 0, length: 0, stream, next: null };
+      if (previous) previous.next = part;
+      previous = part;
+      let chunks: Buffer[] | null = arena === null ? [] : null;
       stream.on('data', (chunk: Buffer) => {
         if (settled) return;
         total += chunk.length;
-        if (total > limits.maxInputBytes) fail(tooLarge());
-        else if (arena === null) chunks.push(chunk);
-        // The parser never gives more than the declared body holds; were it to, the body is not what it says.
-        else if (used + chunk.length > arena.length) fail(malformed());
-        else {
-          arena.set(chunk, used);
-          used += chunk.length;
+        if (total > limits.maxInputBytes) return fail(tooLarge());
+        if (chunks === null) {
+          const at = part.start + part.length;
+          const fits = at + chunk.length <= (part.next ? part.next.start : arena!.length);
+          if (fits) {
+            arena!.set(chunk, at);
+            part.length += chunk.length;
+            return;
+          }
+          chunks = [Buffer.from(arena!.subarray(part.start, at))];
         }
+        chunks.push(chunk);
       });
       stream.on('limit', () => fail(tooLarge()));
       stream.on('end', () => {
         if (settled) return;
-        const bytes = arena === null ? Buffer.concat(chunks) : arena.subarray(start, used);
+        const bytes = chunks !== null ? Buffer.concat(chunks) : arena!.subarray(part.start, part.start + part.length);
         const filename = info.filename ?? '';
         // A browser form with no file chosen sends an empty part with an empty file name: no file.
         if (filename === '' && bytes.length === 0) return;
@@ -167,6 +178,16 @@ function arenaFor(req: Request, maxInputBytes: number): Buffer | null {
   const arena = Buffer.allocUnsafeSlow(Math.min(declared, Math.floor(maxInputBytes)));
   own(arena.buffer);
   return arena;
+}
+
+/** A file part's place in the body's buffer. */
+interface Part {
+  start: number;
+  /** Bytes written so far. */
+  length: number;
+  stream: { readableLength: number };
+  /** The part announced after this one: this one's bytes end where it begins. */
+  next: Part | null;
 }
 
 type FieldType = 'boolean' | 'integer' | 'number' | undefined;

@@ -113,9 +113,9 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
     const lang: Lang = resolveLang(args.language, res.locals.lang);
     res.locals.lang = lang;
     const marks = res.locals.marks as PhaseMarks | undefined;
-    const result = await kernel.invoke(tool.id, { args, files, download, marks }, callerOf(req), res.locals.call as Call);
+    const result = await kernel.invoke(tool.id, { args, files, download, marks, stream: download }, callerOf(req), res.locals.call as Call);
     mark(marks, 'answer');
-    if (download) sendDownload(res, result);
+    if (download) await sendDownload(res, result);
     else sendJson(res, result);
   };
 
@@ -150,10 +150,16 @@ function sendJson(res: Response, result: InvokeResult): void {
   res.end(body);
 }
 
-/** The single result file (the kernel has zipped several) as the body, with its type and a safe file name. */
-function sendDownload(res: Response, result: InvokeResult): void {
+/**
+ * The single result file (the kernel has zipped several) as the body, with its type and a safe file name;
+ * written as it arrives from the job process when it is still arriving.
+ */
+async function sendDownload(res: Response, result: InvokeResult): Promise<void> {
   const file = result.files[0];
   const body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+  const { streaming } = result;
+  // Nothing is said until the first bytes are in: a result that stops before them is answered with its error.
+  if (streaming) await arrived(streaming, Math.min(STREAM_CHUNK, body.length));
   res.status(200).set(rateHeaders(result.rate)).set({
     'Content-Type': file.contentType,
     'Content-Length': String(body.length),
@@ -165,7 +171,49 @@ function sendDownload(res: Response, result: InvokeResult): void {
   });
   const messages = messagesHeader(result.messages);
   if (messages) res.set(MESSAGES_HEADER, messages);
-  res.end(body);
+  if (streaming) await streamBody(res, body, streaming);
+  else res.end(body);
+}
+
+/** Bytes written at least this many at a time while a file arrives (fewer only for its last ones). */
+const STREAM_CHUNK = 256 * 1024;
+
+type Streaming = NonNullable<InvokeResult['streaming']>;
+
+/** Waits until `bytes` of the file are in; throws the call's error (a ToolError) if they stop coming. */
+async function arrived(streaming: Streaming, bytes: number): Promise<void> {
+  try {
+    while (streaming.received() < bytes) await streaming.more();
+  } catch {
+    await streaming.done;
+    throw new Error('the result stopped arriving');
+  }
+}
+
+/**
+ * Writes a file while the job process is still sending it: each part goes to the socket once it is in (a
+ * view of the file's own buffer, no copy), so the answer's writing overlaps its hand-back. The status and
+ * headers are out by then, so a transfer that stops cannot become an Error body: the connection is closed
+ * short of its Content-Length, which every client reads as a failed download.
+ */
+async function streamBody(res: Response, body: Buffer, streaming: Streaming): Promise<void> {
+  let sent = 0;
+  try {
+    while (sent < body.length) {
+      const received = streaming.received();
+      if (received - sent >= STREAM_CHUNK || received === body.length) {
+        res.write(body.subarray(sent, received));
+        sent = received;
+      } else await streaming.more();
+    }
+    await streaming.done;
+    res.end();
+  } catch (err) {
+    // The call has ended with what stopped the bytes (its usage event); nothing more to wait for here.
+    streaming.done.catch(() => {});
+    console.error('download stopped while the result arrived:', err);
+    res.destroy();
+  }
 }
 
 /**

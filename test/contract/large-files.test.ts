@@ -1,9 +1,11 @@
 // Large files through every door, with the job processes: the JSON reader's long-string path (files decoded
 // in the request's buffer), the multipart reader's one buffer for all file parts (and its chunked fallback),
 // the hand-back and the download. Every door gives the bytes the tool gives in this process, and the limits
-// and refusals of small bodies hold for large ones.
+// and refusals of small bodies hold for large ones. A download goes out as its result arrives from the job
+// process; one whose result stops arriving ends short of its length.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { unzipSync } from 'fflate';
 import type { Request } from 'express';
@@ -16,7 +18,10 @@ import { optionsSchema, parseOptions } from '../../tools/core/schema.ts';
 import { transferables } from '../../tools/core/transfer.ts';
 import { bigCsv } from '../helpers/generate.ts';
 import { inputFile } from '../helpers/run-tool.ts';
-import { send, sendDownload, startHostile, type HostileServer, type Json } from '../hostile/harness.ts';
+import { patternAt } from '../helpers/big-result-job.ts';
+import { runsCounted, send, sendDownload, startHostile, type HostileServer, type Json } from '../hostile/harness.ts';
+
+const BIG_RESULT_JOB = new URL('../helpers/big-result-job.ts', import.meta.url);
 
 let srv: HostileServer;
 before(async () => {
@@ -94,7 +99,7 @@ test('large files: the limits and refusals of small bodies hold on the long-stri
 });
 
 /** A request stand-in for readMultipart: the body's bytes in chunks, with or without a declared length. */
-function formRequest(parts: Array<{ name: string; bytes: Uint8Array }>, declare: boolean): Request {
+function formRequest(parts: Array<{ name: string; bytes: Uint8Array }>, declare: boolean, chunk = 16_384): Request {
   const boundary = 'fronteraXYZ';
   const body = Buffer.concat([
     ...parts.flatMap((p) => [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${p.name}"\r\n\r\n`), Buffer.from(p.bytes), Buffer.from('\r\n')]),
@@ -103,7 +108,7 @@ function formRequest(parts: Array<{ name: string; bytes: Uint8Array }>, declare:
   const req = new PassThrough() as unknown as Request & PassThrough;
   Object.assign(req, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...(declare ? { 'content-length': String(body.length) } : {}) }, complete: false });
   setImmediate(() => {
-    for (let at = 0; at < body.length; at += 16_384) req.write(body.subarray(at, at + 16_384));
+    for (let at = 0; at < body.length; at += chunk) req.write(body.subarray(at, at + chunk));
     (req as unknown as { complete: boolean }).complete = true;
     req.end();
   });
@@ -120,4 +125,84 @@ test('multipart: every file part lands in one buffer of the declared length, let
   assert.deepEqual(declared.fields, { 'has-header': 'true' });
   const chunked = await readMultipart(formRequest(parts, false), limits);
   assert.deepEqual(chunked.files.map((f) => Buffer.from(f.bytes)), declared.files.map((f) => Buffer.from(f.bytes)));
+  // Small parts in one piece: busboy announces every part before the first one's bytes reach its stream.
+  const small = [inputFile('a.csv', 'x\n1\n'), inputFile('b.csv', 'y\n22\n'), inputFile('c.csv', 'z\n333\n')];
+  const together = await readMultipart(formRequest(small, true, 1 << 20), limits);
+  assert.deepEqual(together.files.map((f) => [f.name, Buffer.from(f.bytes).toString()]), small.map((f) => [f.name, Buffer.from(f.bytes).toString()]));
+});
+
+/** Job processes of this process (the pool's children). */
+function jobProcesses(): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'latin1');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid && readFileSync(`/proc/${d}/cmdline`, 'latin1').includes('job-process');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+const BIG_RESULT = 48 * 1024 * 1024;
+const bigRequest = (n: number) => inputFile('big.csv', String(n));
+
+test('streamed downloads: a large result goes out as it arrives, byte for byte, counted once', async () => {
+  const big = await startHostile({ MAX_JOBS: '1', MAX_RESULT_MB: '100' }, { workerModule: BIG_RESULT_JOB });
+  try {
+    const before = await runsCounted(big);
+    const d = await sendDownload(big, 'multipart', 'csv-to-excel', [bigRequest(BIG_RESULT)]);
+    assert.equal(d.status, 200);
+    assert.equal(Number(d.headers.get('content-length')), BIG_RESULT);
+    assert.equal(d.bytes.length, BIG_RESULT);
+    for (let i = 0; i < BIG_RESULT; i += 4093) assert.equal(d.bytes[i], patternAt(i), `byte ${i}`);
+    assert.equal(await runsCounted(big), before + 1);
+    // The slot is free again once the bytes are in: the next run is not refused as busy.
+    const next = await sendDownload(big, 'json', 'csv-to-excel', [bigRequest(1000)]);
+    assert.equal(next.status, 200);
+  } finally {
+    await big.close();
+  }
+});
+
+test('streamed downloads: a result that stops arriving is its error before the answer begins, and a cut connection after; the run counts as failed, the server goes on', async () => {
+  const big = await startHostile({ MAX_JOBS: '1', MAX_RESULT_MB: '100' }, { workerModule: BIG_RESULT_JOB });
+  const run = big.kernel.jobs.run.bind(big.kernel.jobs);
+  const outcomes = async () => (await (await fetch(`${big.url}/metrics`)).text()).match(/^spreadsheet_tools_runs_total\{.*outcome="[a-z_]+"[^}]*\} \d+/gm)!.map((l) => /outcome="([a-z_]+)".*\} (\d+)/.exec(l)!.slice(1).join(' '));
+  const post = () =>
+    fetch(`${big.url}/api/v1/tools/csv-to-excel/run?download=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ file: { name: 'big.csv', contentBase64: Buffer.from(String(BIG_RESULT)).toString('base64') } }) });
+  /** The job process is killed once `after` bytes of its result are in: 48 MB cannot all arrive in that turn of the event loop. */
+  const killAt = (after: number) => {
+    big.kernel.jobs.run = async (job) => {
+      const result = await run(job);
+      const s = result.streaming!;
+      const more = s.more;
+      const kill = () => s.received() >= after && jobProcesses().forEach((pid) => process.kill(pid, 'SIGKILL'));
+      s.more = async () => {
+        await more();
+        kill();
+      };
+      kill();
+      return result;
+    };
+  };
+  try {
+    killAt(0);
+    const early = await post();
+    assert.deepEqual([early.status, ((await early.json()) as Json).error], [413, 'too_complex']);
+    killAt(1 << 20);
+    const cut = await post();
+    assert.equal(cut.status, 200, 'the answer had begun');
+    assert.equal(Number(cut.headers.get('content-length')), BIG_RESULT);
+    await assert.rejects(cut.arrayBuffer(), 'the body ends short of its length');
+    big.kernel.jobs.run = run;
+    const after = await sendDownload(big, 'multipart', 'csv-to-excel', [bigRequest(5000)]);
+    assert.equal(after.status, 200);
+    assert.equal(after.bytes[4999], patternAt(4999));
+    assert.deepEqual((await outcomes()).sort(), ['ok 1', 'too_complex 2']);
+  } finally {
+    await big.close();
+  }
 });

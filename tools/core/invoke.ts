@@ -7,7 +7,7 @@ import { clientOf } from './client-address.ts';
 import { asToolError, ToolError, type ErrorDetail, type RateInfo } from './errors.ts';
 import { DecodedBase64 } from './base64.ts';
 import { checkFiles, decodeBase64, decodedSizeOf, type InputFile } from './files.ts';
-import type { JobRunner } from './jobs.ts';
+import type { JobRunner, Streaming } from './jobs.ts';
 import type { KeyStore } from './keys.ts';
 import type { OutputFile, Preview } from './output.ts';
 import { mark, type PhaseMarks } from './phases.ts';
@@ -37,6 +37,8 @@ export interface RawInput {
   download?: boolean;
   /** Where the run's time goes, when something measures it (phases.ts). */
   marks?: PhaseMarks;
+  /** With `download`: the caller writes the file as it arrives from the job (InvokeResult.streaming). */
+  stream?: boolean;
 }
 
 export interface InvokeResult {
@@ -47,6 +49,11 @@ export interface InvokeResult {
   textPreview: string | null;
   messages: Message[];
   rate: RateInfo;
+  /**
+   * A download asked to stream whose file is still arriving: its bytes may be read only as `received()` says.
+   * The call ends (its usage event) once they are all in, or with what stopped them (`done` rejects).
+   */
+  streaming?: Streaming;
 }
 
 export interface KernelDeps {
@@ -192,11 +199,21 @@ export function createInvoke(deps: KernelDeps) {
 
       const download = input.download === true;
       mark(input.marks, 'jobStart');
-      const result = await deps.jobs.run({ toolId, files, opts, lang, download, marks: input.marks });
+      const result = await deps.jobs.run({ toolId, files, opts, lang, download, marks: input.marks, stream: input.stream });
       const size = result.files.reduce((n, f) => n + f.bytes.byteLength, 0);
       if (!download && size > config.MAX_INLINE_RESULT_MB * MB) throw new ToolError('result_too_large', { params: { max: config.MAX_INLINE_RESULT_MB } });
       if (download && size > config.MAX_RESULT_MB * MB) throw new ToolError('result_too_large', { params: { max: config.MAX_RESULT_MB } });
-      return { tool: tool.id, lang, ...result, rate: await opened.end('ok', inputBytes) };
+      const { streaming } = result;
+      if (!streaming) return { tool: tool.id, lang, ...result, rate: await opened.end('ok', inputBytes) };
+      // Ending a call that counts gives back nothing: the rate it will report is the one it opened with.
+      const done = streaming.done.then(
+        async () => void (await opened.end('ok', inputBytes)),
+        async (err: unknown) => {
+          await opened.end(asToolError(err).code, inputBytes);
+          throw err;
+        },
+      );
+      return { tool: tool.id, lang, ...result, rate: opened.rate, streaming: { ...streaming, done } };
     } catch (err) {
       const e = asToolError(err);
       const rate = await opened.end(e.code, inputBytes);
