@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseCsv } from '../tools/sheet/csv.ts';
+import { parseCsv } from '../tools/formats/csv/read.ts';
 import { mediumRows, TITLES, toCsv } from './inputs.ts';
 
 type Parse = (text: string, delimiter: string) => string[][];

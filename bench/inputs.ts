@@ -10,8 +10,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { createContext } from '../tools/core/execute.ts';
-import type { Cell, Row } from '../tools/core/table.ts';
-import { writeXlsx } from '../tools/sheet/index.ts';
+import type { Cell, Row } from '../tools/formats/model.ts';
+import { writeXlsx } from '../tools/formats/index.ts';
 
 export const TITLES = ['id', 'cliente', 'fecha', 'importe', 'pagado', 'email', 'provincia', 'comentario', 'unidades', 'nota'];
 /** The 20-value category that split-by-column splits on. */

@@ -5,7 +5,7 @@
 // Entries are built once per language and lists once per language and selection, then shared, frozen.
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { t, type Lang } from '../locales/index.ts';
-import { BoundedMap } from '../tools/core/bounded-map.ts';
+import { BoundedMap } from '../tools/formats/index.ts';
 import type { AnyTool, ToolAnnotations } from '../tools/core/define.ts';
 import { listTools } from '../tools/core/registry.ts';
 import { jsonSchemaOf, type JsonSchema } from '../tools/core/schema.ts';

@@ -28,12 +28,34 @@ test('imports: tools/core uses no HTTP framework or MCP SDK', () => {
   assert.deepEqual(bad, []);
 });
 
-test('imports: tool files import only tools/core, tools/sheet, locales and libraries', () => {
+test('imports: tool files import only tools/core, the public entry of tools/formats, locales and libraries', () => {
   const bad = [...filesUnder('tools/merge-split'), ...filesUnder('tools/convert')].flatMap((f) =>
     importsOf(f)
       .filter((s) => s.startsWith('.'))
       .map((s) => resolved(f, s))
-      .filter((p) => !/^(tools\/core\/|tools\/sheet\/|locales\/)/.test(p))
+      .filter((p) => !/^(tools\/core\/|tools\/formats\/index\.ts$|locales\/)/.test(p))
+      .map((p) => `${f} → ${p}`),
+  );
+  assert.deepEqual(bad, []);
+});
+
+test('imports: tools/formats imports nothing from the kernel, the tools or locales', () => {
+  const bad = filesUnder('tools/formats').flatMap((f) =>
+    importsOf(f)
+      .filter((s) => s.startsWith('.'))
+      .map((s) => resolved(f, s))
+      .filter((p) => !p.startsWith('tools/formats/'))
+      .map((p) => `${f} → ${p}`),
+  );
+  assert.deepEqual(bad, []);
+});
+
+test('imports: the kernel imports the format library only through its public entry', () => {
+  const bad = filesUnder('tools/core').flatMap((f) =>
+    importsOf(f)
+      .filter((s) => s.startsWith('.'))
+      .map((s) => resolved(f, s))
+      .filter((p) => p.startsWith('tools/formats/') && p !== 'tools/formats/index.ts')
       .map((p) => `${f} → ${p}`),
   );
   assert.deepEqual(bad, []);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { zipFiles } from '../../tools/core/output.ts';
-import { crc32Combine, zipBuilder } from '../../tools/core/zip-entry.ts';
+import { crc32Combine, zipBuilder } from '../../tools/formats/zip/write.ts';
 
 const PY = `
 import sys, zipfile

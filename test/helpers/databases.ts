@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Cell } from '../../tools/core/table.ts';
+import type { Cell } from '../../tools/formats/model.ts';
 
 export type EngineName = 'sqlite' | 'postgres' | 'mariadb';
 

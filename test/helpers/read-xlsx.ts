@@ -1,7 +1,7 @@
 // An independent reader for .xlsx results (exceljs, not the SheetJS the service writes with), so that tests
 // check what another program sees: cell values, types, number formats and formulas.
 import ExcelJS from 'exceljs';
-import type { Cell } from '../../tools/core/table.ts';
+import type { Cell } from '../../tools/formats/model.ts';
 
 /** A formula found where none should be: tests comparing values fail on it visibly. */
 export interface FormulaCell {

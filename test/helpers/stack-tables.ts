@@ -1,13 +1,10 @@
-// Stacked tables gathered whole: what header.ts's stack() pipes, as one table, for tests to compare.
-import type { Row } from '../../tools/core/table.ts';
-import { stack, tableSource, type StackOptions } from '../../tools/sheet/header.ts';
-import type { SheetTable } from '../../tools/sheet/titles.ts';
+// Stacked tables gathered whole: what table/stack.ts's stack() hands on, as one table, for tests to compare.
+import { stack, tableOf, type Row, type StackOptions, type TableData } from '../../tools/formats/index.ts';
 
-export function stackTables(sources: { table: SheetTable; label: string }[], o: StackOptions): SheetTable {
-  const { name, header, titleCells, pipe } = stack(sources.map((s) => tableSource(s.table, s.label)), o);
+export function stackTables(sources: { table: TableData; label: string }[], o: StackOptions): TableData {
+  const stacked = stack(sources.map((s) => ({ label: s.label, table: tableOf(s.table) })), o);
   const rows: Row[] = [];
-  pipe((batch) => {
-    for (const r of batch) rows.push(r);
-  });
+  for (const batch of stacked) for (const r of batch.rows()) rows.push(r);
+  const { name, header, titleCells } = stacked;
   return titleCells === undefined ? { name, header, rows } : { name, header, titleCells, rows };
 }

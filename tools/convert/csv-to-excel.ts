@@ -7,8 +7,7 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
-import { PreviewRows } from '../core/output.ts';
-import { DELIMITERS, sheetNames, streamCsv, writeXlsxRows } from '../sheet/index.ts';
+import { DELIMITERS, openWorkbook, sheetNames, xlsxWriter } from '../formats/index.ts';
 
 const NAMES: Record<string, keyof typeof DELIMITERS> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
 
@@ -25,32 +24,29 @@ export default defineTool({
   run({ file }, opts, ctx) {
     const wanted = opts['sheet-name'] || baseNameOf(file.name);
     const [sheet] = sheetNames([wanted], ctx.name('sheet'));
-    // The rows go from the CSV into the sheet as they are read: neither the whole text nor the whole table is held.
-    const preview = new PreviewRows();
-    const { result: bytes, read } = streamCsv(
-      file,
-      {
-        hasHeader: opts['has-header'],
-        detectTypes: opts['detect-types'],
-        delimiter: opts.delimiter === 'auto' ? undefined : DELIMITERS[opts.delimiter],
-        report: ctx.message,
-        maxCells: ctx.limits.maxCells,
+    const book = openWorkbook(file, ctx, {
+      hasHeader: opts['has-header'],
+      detectTypes: opts['detect-types'],
+      delimiter: opts.delimiter === 'auto' ? undefined : DELIMITERS[opts.delimiter],
+    });
+    // The rows go from the CSV into the sheet as they are parsed: neither the whole text nor the whole table is held.
+    const { written, read } = book.stream(
+      (rows) => {
+        const out = xlsxWriter(rows, ctx, { name: sheet });
+        for (const batch of rows) out.write(batch);
+        return { written: out.end(), read: { rows: rows.rowCount, columns: rows.width, delimiter: rows.delimiter ?? ',' } };
       },
-      (pipe) =>
-        writeXlsxRows(sheet, ctx, (xlsx) => {
-          preview.rows.length = 0;
-          pipe({ titles: (cells) => xlsx.titles(cells), rows: (batch) => (preview.take(batch), xlsx.rows(batch)) });
-        }),
+      { onePass: true },
     );
     if (sheet !== wanted) ctx.message('info', 'sheet_renamed', { name: file.name, from: wanted, to: sheet });
     ctx.message('info', 'xlsx_from_csv', {
       name: file.name,
-      encoding: read.encoding.toUpperCase().replace('WINDOWS', 'Windows'),
+      encoding: (book.encoding ?? 'utf-8').toUpperCase().replace('WINDOWS', 'Windows'),
       delimiter: ctx.t(`names.delimiter-${NAMES[read.delimiter] ?? 'comma'}`),
-      rows: read.rowCount,
-      columns: read.width,
+      rows: read.rows,
+      columns: read.columns,
       sheet,
     });
-    return { files: [ctx.file(`${baseNameOf(file.name)}.xlsx`, bytes)], preview: preview.table(sheet, read.header, read.width, read.rowCount) };
+    return { files: [ctx.file(`${baseNameOf(file.name)}.xlsx`, written)] };
   },
 });

@@ -8,16 +8,12 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader } from '../core/schema.ts';
-import { listText, titleRow } from '../sheet/index.ts';
-import { writeTables, type StreamedTable } from '../sheet/row-stream.ts';
-import { CsvWriter } from '../sheet/write-csv.ts';
+import { csvWriter, listText, openWorkbook } from '../formats/index.ts';
 
 const NAMED = { comma: ',', semicolon: ';', tab: '\t', pipe: '|', space: ' ' } as const;
 
 // One character that cannot be confused with quoting or a line end.
 const literal = v.pipe(v.string(), { ...v.regex(/^[^"\r\n\ud800-\udfff]$/), expects: 'comma, semicolon, tab, pipe, space or one character other than a double quote, CR or LF' });
-
-const isEmpty = (t: StreamedTable) => t.width === 0;
 
 export default defineTool({
   id: 'excel-to-csv',
@@ -33,26 +29,30 @@ export default defineTool({
   run({ file }, opts, ctx) {
     const all = opts['all-sheets'];
     const delimiter = Object.hasOwn(NAMED, opts.delimiter) ? NAMED[opts.delimiter as keyof typeof NAMED] : opts.delimiter;
-    const withTitles = opts['has-header'] && opts['include-header'];
-    // Each sheet is written as its rows are read (tools/sheet/row-stream.ts): only its CSV is kept.
-    const read = { hasHeader: opts['has-header'], sheets: all ? ('all' as const) : ('first' as const), detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells };
-    const { tables, sheetNames } = writeTables(file, read, (t) => {
-      const csv = new CsvWriter(t.width, { delimiter, bom: opts.bom });
-      // The title row is written from its typed cells, so that a year or a date title reads as the data does.
-      if (withTitles && t.header && t.header.length > 0) csv.row(titleRow(t)!);
-      return csv;
-    });
-    if (tables.every(isEmpty) && (all || sheetNames.length === 1)) {
+    const book = openWorkbook(file, ctx, { hasHeader: opts['has-header'], sheets: all ? 'all' : 'first' });
+    // Each sheet is written as its rows are read: only its CSV is kept. The title row is written from its typed
+    // cells, so that a year or a date title reads as the data does.
+    const tables = (all ? book.sheets : [book.first]).map((sheet) =>
+      sheet.stream((rows) => {
+        const out = csvWriter(rows, { delimiter, bom: opts.bom, titles: opts['include-header'], typedTitles: true });
+        for (const batch of rows) out.write(batch);
+        return { name: rows.name, width: rows.width, rowCount: rows.rowCount, written: out.end() };
+      }),
+    );
+    const isEmpty = (t: (typeof tables)[number]) => t.width === 0;
+    if (tables.every(isEmpty) && (all || book.sheets.length === 1)) {
       throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });
     }
-    if (!all && sheetNames.length > 1) ctx.message('warning', 'sheets_not_converted', { name: file.name, sheet: tables[0].name, sheets: listText(sheetNames.filter((n) => n !== tables[0].name)) });
+    if (!all && book.sheets.length > 1) {
+      ctx.message('warning', 'sheets_not_converted', { name: file.name, sheet: tables[0].name, sheets: listText(book.sheets.filter((s) => s !== book.first).map((s) => s.name)) });
+    }
     const files = tables.map((t) => {
       const name = tables.length === 1 ? baseNameOf(file.name) : t.name;
-      const out = ctx.file(`${name}.csv`, t.bytes);
+      const out = ctx.file(`${name}.csv`, t.written);
       if (isEmpty(t)) ctx.message('warning', 'sheet_empty', { name: file.name, sheet: t.name });
       else ctx.message('info', 'csv_written', { file: out.name, sheet: t.name, rows: t.rowCount, columns: t.width });
       return out;
     });
-    return { files, preview: (tables.find((t) => !isEmpty(t)) ?? tables[0]).preview };
+    return { files };
   },
 });

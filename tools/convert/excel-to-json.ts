@@ -6,43 +6,11 @@
 // (`__proto__` is an ordinary key) and a large table is encoded in chunks. `pretty` indents as
 // JSON.stringify(x, null, 2) does.
 import * as v from 'valibot';
-import { defineTool, type ToolContext } from '../core/define.ts';
+import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
-import { baseNameOf, extensionOf, type InputFile } from '../core/files.ts';
-import { PREVIEW_ROWS, type PreviewTable } from '../core/output.ts';
+import { baseNameOf } from '../core/files.ts';
 import { hasHeader } from '../core/schema.ts';
-import { widthOf } from '../core/table.ts';
-import { readCsvRecords } from '../sheet/csv-records.ts';
-import { listText, namedTitles, readTables, uniqueNames } from '../sheet/index.ts';
-import { csvJsonBytes, jsonBytes, type Layout } from '../sheet/json-text.ts';
-
-/** The rows to write: a whole table, or a CSV's records typed one at a time (no table is built). */
-interface Source {
-  /** The table for the titles and the preview; a CSV's holds only its first rows. */
-  table: PreviewTable;
-  count: number;
-  /** The JSON of the rows. */
-  json: (o: Layout, titles: readonly string[] | null) => Uint8Array;
-}
-
-function readSource(file: InputFile, hasTitles: boolean, ctx: ToolContext): Source {
-  if (extensionOf(file.name) === 'csv') {
-    // Written from the CSV's bytes: a table of a million typed cells cost more in garbage collection than
-    // the JSON text took to write (tools/sheet/json-text.ts).
-    const src = readCsvRecords(file, { hasHeader: hasTitles, report: ctx.message, maxCells: ctx.limits.maxCells });
-    const rows = Array.from({ length: Math.min(src.rowCount, PREVIEW_ROWS) }, (_, r) => src.typedRow(src.first + r));
-    return { table: { name: src.name, header: src.header, rows, totalRows: src.rowCount }, count: src.rowCount, json: (o, titles) => csvJsonBytes(src, o, titles) };
-  }
-  const { tables, sheetNames } = readTables(file, { hasHeader: hasTitles, sheets: 'first', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
-  const table = tables[0];
-  if (widthOf(table) === 0) {
-    if (sheetNames.length <= 1) throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });
-    ctx.message('warning', 'sheet_empty', { name: file.name, sheet: table.name });
-  }
-  if (sheetNames.length > 1) ctx.message('warning', 'sheets_unused', { name: file.name, sheet: table.name, sheets: listText(sheetNames.filter((n) => n !== table.name)) });
-  const rows = table.rows;
-  return { table, count: rows.length, json: (o, titles) => (titles ? jsonBytes(rows.length + 1, (r) => (r === 0 ? titles : rows[r - 1]), o) : jsonBytes(rows.length, (r) => rows[r], o)) };
-}
+import { jsonWriter, listText, namedTitles, openWorkbook, uniqueNames, type JsonLayout } from '../formats/index.ts';
 
 export default defineTool({
   id: 'excel-to-json',
@@ -55,9 +23,17 @@ export default defineTool({
     'skip-empty-values': v.optional(v.boolean(), false),
   }),
   run({ file }, opts, ctx) {
-    const { table, count, json } = readSource(file, opts['has-header'], ctx);
-    const width = widthOf(table);
-    const layout: Layout = { pretty: opts.pretty, keys: null, skipEmpty: opts['skip-empty-values'], width };
+    const book = openWorkbook(file, ctx, { hasHeader: opts['has-header'], sheets: 'first' });
+    // A CSV's table is cut into records, its rows typed as they are written: the JSON is written from the
+    // records' bytes (tools/formats/json/write.ts), without a table of a million typed cells.
+    const table = book.first.table();
+    if (table.width === 0) {
+      if (book.sheets.length <= 1) throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.empty', params: { name: file.name.slice(0, 200) } });
+      ctx.message('warning', 'sheet_empty', { name: file.name, sheet: table.name });
+    }
+    book.leftOut(book.first);
+    const width = table.width;
+    const layout: JsonLayout = { pretty: opts.pretty, keys: null, skipEmpty: opts['skip-empty-values'], width };
     let titles: string[] | null = null;
     if (opts.shape === 'objects') {
       const { names, renamed } = uniqueNames(namedTitles(table, (n) => ctx.name('column', { n })), (name, n) => `${name}_${n}`);
@@ -67,8 +43,10 @@ export default defineTool({
       if (table.header && table.header.length > 0) titles = table.header;
       if (layout.skipEmpty) ctx.message('info', 'skip_empty_arrays');
     }
-    const out = ctx.file(`${baseNameOf(file.name)}.json`, json(layout, titles));
-    ctx.message('info', `json_written_${opts.shape}`, { file: out.name, sheet: table.name, rows: count, columns: width });
-    return { files: [out], preview: table };
+    const writer = jsonWriter(table, layout, titles);
+    for (const batch of table) writer.write(batch);
+    const out = ctx.file(`${baseNameOf(file.name)}.json`, writer.end());
+    ctx.message('info', `json_written_${opts.shape}`, { file: out.name, sheet: table.name, rows: table.rowCount, columns: width });
+    return { files: [out] };
   },
 });

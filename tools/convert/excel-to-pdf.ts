@@ -8,9 +8,7 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
-import { widthOf } from '../core/table.ts';
-import { readFirstTable, titleRow } from '../sheet/index.ts';
-import { planColumns, renderPdf, type PdfTable } from '../sheet/pdf/layout.ts';
+import { openWorkbook, planColumns, renderPdf, titleRow, writtenOf, type PdfTable } from '../formats/index.ts';
 
 const PAPER_NAMES = { a4: 'A4', letter: 'Letter', a3: 'A3' } as const;
 
@@ -26,8 +24,8 @@ export default defineTool({
     title: optionalText,
   }),
   async run({ file }, opts, ctx) {
-    const sheet = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: false, report: ctx.message, maxCells: ctx.limits.maxCells });
-    const table: PdfTable = { header: titleRow(sheet), rows: sheet.rows, width: widthOf(sheet) };
+    const sheet = openWorkbook(file, ctx, { hasHeader: opts['has-header'], detectTypes: false, sheets: 'first' }).table();
+    const table: PdfTable = { header: titleRow(sheet), rows: sheet.rows(), width: sheet.width };
     if (table.width === 0) ctx.message('warning', 'pdf_empty', { name: file.name, sheet: sheet.name });
 
     const orientation = opts.orientation === 'auto' ? (table.width >= 7 ? 'landscape' : 'portrait') : opts.orientation;
@@ -63,6 +61,6 @@ export default defineTool({
       size: PAPER_NAMES[opts['page-size']],
       orientation: ctx.t(`pdf.${orientation}`),
     });
-    return { files: [ctx.file(`${baseNameOf(file.name)}.pdf`, pdf.bytes)], preview: sheet };
+    return { files: [ctx.file(`${baseNameOf(file.name)}.pdf`, writtenOf(pdf.bytes, sheet, table.rows))] };
   },
 });

@@ -3,7 +3,7 @@
 // subjects, a forwarded address may carry a port, and one IPv6 host holds a whole /64 (any of its 2^64
 // addresses is as much its own as the first), so IPv6 clients are counted by their /64.
 import ipaddr from 'ipaddr.js';
-import { BoundedMap } from './bounded-map.ts';
+import { BoundedMap } from '../formats/index.ts';
 
 // A dotted IPv4 address with no leading zeros is already in its one form: most clients, at no parsing cost.
 const PLAIN_V4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;

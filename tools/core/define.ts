@@ -4,7 +4,7 @@ import type { Lang } from '../../locales/index.ts';
 import type { ToolLimits } from './config.ts';
 import type { InputFile, InputSpec } from './files.ts';
 import type { OutputFile } from './output.ts';
-import type { Table } from './table.ts';
+import type { AnyCell, FormatContext, TableData, Written } from '../formats/index.ts';
 
 export const CATEGORIES = ['merge-split', 'convert'] as const;
 export type CategoryId = (typeof CATEGORIES)[number];
@@ -15,7 +15,8 @@ export interface Message {
   text: string;
 }
 
-export interface ToolContext {
+/** The run as a tool sees it; readers and writers take it as their FormatContext. */
+export interface ToolContext extends FormatContext {
   lang: Lang;
   /** Localized text; keys as in locales/*.json. */
   t(key: string, params?: Record<string, string | number>): string;
@@ -24,7 +25,7 @@ export interface ToolContext {
   /** Bounds the tool applies while it works (cells read, PDF rows). */
   limits: ToolLimits;
   /** A result file; the name is sanitized and the media type follows from its extension. */
-  file(name: string, bytes: Uint8Array): OutputFile;
+  file(name: string, content: Uint8Array | Written): OutputFile;
   /** A localized generated name, e.g. name('part', { n: '001' }) → `parte-001`. */
   name(key: string, params?: Record<string, string | number>): string;
   /** Adds a localized message (`messages.<key>`) to the result. */
@@ -34,7 +35,7 @@ export interface ToolContext {
 export interface ToolOutput {
   files: OutputFile[];
   /** The first result table, for the preview; omit when the result is no table. */
-  preview?: Table | null;
+  preview?: TableData<AnyCell> | null;
 }
 
 export interface ToolInput {

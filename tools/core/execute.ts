@@ -3,8 +3,9 @@ import { t, type Lang } from '../../locales/index.ts';
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from './config.ts';
 import type { AnyTool, Message, ToolContext } from './define.ts';
 import { ToolError } from './errors.ts';
+import { mapFormatError } from './format-errors.ts';
 import type { InputFile } from './files.ts';
-import { contentTypeOf, previewOf, printableParams, safeName, textPreviewOf, uniqueNames, zipFiles, type OutputFile, type Preview } from './output.ts';
+import { contentTypeOf, previewOf, previewOfFiles, printableParams, safeName, textPreviewOf, uniqueNames, zipFiles, type OutputFile, type Preview } from './output.ts';
 
 export interface RunResult {
   /** The result files, or one ZIP of them when the caller downloads several. */
@@ -29,9 +30,10 @@ export function createContext(lang: Lang, signal: AbortSignal, messages: Message
     limits,
     t: (key, params) => t(lang, key, params),
     name: (key, params) => t(lang, `names.${key}`, params),
-    file: (name, bytes) => {
+    file: (name, content) => {
       const safe = safeName(name, t(lang, 'names.file'));
-      return { name: safe, contentType: contentTypeOf(safe), bytes };
+      if (content instanceof Uint8Array) return { name: safe, contentType: contentTypeOf(safe), bytes: content };
+      return { name: safe, contentType: contentTypeOf(safe), bytes: content.bytes, preview: content.preview };
     },
     // Sheet names, titles and file names reach messages as the file has them: made printable here, once.
     message: (level, key, params) => {
@@ -50,10 +52,16 @@ const NEVER_ABORTED = new AbortController().signal;
 export async function execute(tool: AnyTool, files: InputFile[], opts: Record<string, unknown>, o: ExecuteOptions): Promise<RunResult> {
   const messages: Message[] = [];
   const ctx = createContext(o.lang, o.signal ?? NEVER_ABORTED, messages, o.limits);
-  const out = await tool.run({ file: files[0], files }, opts as never, ctx);
+  let out: Awaited<ReturnType<AnyTool['run']>>;
+  try {
+    out = await tool.run({ file: files[0], files }, opts as never, ctx);
+  } catch (err) {
+    throw mapFormatError(err, tool.input.kind);
+  }
   if (out.files.length === 0) throw new ToolError('internal_error', { cause: new Error(`${tool.id} returned no file`) });
   const names = uniqueNames(out.files.map((f) => f.name));
-  const results = out.files.map((f, i) => ({ ...f, name: names[i] }));
+  // The previews writers kept stay here: only the kernel's preview of them crosses to the caller.
+  const results = out.files.map((f, i) => ({ name: names[i], contentType: f.contentType, bytes: f.bytes }));
   // A download answers with the file alone: previews would only be built and copied across threads for nothing.
   if (o.download) {
     return { files: results.length > 1 ? [zipFiles(results, `${t(o.lang, 'names.zip')}.zip`)] : results, preview: null, textPreview: null, messages };
@@ -61,7 +69,7 @@ export async function execute(tool: AnyTool, files: InputFile[], opts: Record<st
   const textFile = results.find((f) => textPreviewOf(f) !== null);
   return {
     files: results,
-    preview: out.preview ? previewOf(out.preview) : null,
+    preview: out.preview ? previewOf(out.preview) : previewOfFiles(out.files),
     textPreview: textFile ? textPreviewOf(textFile) : null,
     messages,
   };

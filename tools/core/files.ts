@@ -2,7 +2,8 @@
 import { decodeBase64Fast, DecodedBase64 } from './base64.ts';
 import { ToolError } from './errors.ts';
 
-export const FORMATS = ['xlsx', 'xls', 'csv', 'ods', 'json', 'xml', 'html', 'md', 'sql', 'vcf'] as const;
+/** The extensions tools admit; a tool's `input.formats` lists its own. A tool that reads a new one adds it here. */
+export const FORMATS = ['xlsx', 'xls', 'csv', 'json'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface InputFile {

@@ -1,29 +1,24 @@
 // Result files: safe names, media types, ZIP packaging, and the previews every answer carries.
 import { extensionOf } from './files.ts';
-import { zipBuilder } from './zip-entry.ts';
-import { isoDate, widthOf, columnLetter, type Cell, type Row, type Table } from './table.ts';
+import { zipBuilder } from '../formats/index.ts';
+import { CellError, FullCell, isoDate, widthOf, columnLetter, type AnyCell, type Cell, type Row, type TableData, type TablePreview } from '../formats/index.ts';
 
 export interface OutputFile {
   name: string;
   contentType: string;
   bytes: Uint8Array;
+  /** The first rows of the table its writer wrote, for the run's preview (never sent as such). */
+  preview?: TablePreview | null;
 }
 
+/** Media types of the results tools write, by extension (tools.md §2.5); a tool writing a new one adds it. */
 export const CONTENT_TYPES: Record<string, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  xls: 'application/vnd.ms-excel',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet',
   csv: 'text/csv; charset=utf-8',
-  tsv: 'text/tab-separated-values; charset=utf-8',
   json: 'application/json; charset=utf-8',
   sql: 'application/sql; charset=utf-8',
   xml: 'application/xml; charset=utf-8',
-  yaml: 'application/yaml; charset=utf-8',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   html: 'text/html; charset=utf-8',
-  md: 'text/markdown; charset=utf-8',
-  txt: 'text/plain; charset=utf-8',
-  vcf: 'text/vcard; charset=utf-8',
   pdf: 'application/pdf',
   zip: 'application/zip',
 };
@@ -131,7 +126,9 @@ export interface Preview {
   sheet: string | null;
 }
 
-function previewCell(c: Cell): PreviewCell {
+function previewCell(c: AnyCell): PreviewCell {
+  if (c instanceof FullCell) return previewCell(c.value);
+  if (c instanceof CellError) return c.text;
   if (c instanceof Date) return isoDate(c);
   if (typeof c === 'number' && !Number.isFinite(c)) return String(c);
   return c;
@@ -141,7 +138,7 @@ function previewCell(c: Cell): PreviewCell {
  * A table for the preview that may hold only its first rows (at least PREVIEW_ROWS of them, as wide as the
  * table), saying how many it has in all: a result written without building its rows.
  */
-export type PreviewTable = Table & { totalRows?: number };
+export type PreviewTable = TableData & { totalRows?: number };
 
 /** The first rows of a result written as its rows come (never a whole table), kept for its preview. */
 export class PreviewRows {
@@ -158,12 +155,19 @@ export class PreviewRows {
 }
 
 /** The first rows of a table as JSON; columns are the titles, or A, B, C… when there are none. */
-export function previewOf(table: PreviewTable): Preview {
+export function previewOf(table: TableData<AnyCell> & { totalRows?: number }): Preview {
   const width = widthOf(table);
   const total = table.totalRows ?? table.rows.length;
   const columns = Array.from({ length: width }, (_, i) => (table.header && i < table.header.length ? table.header[i] : columnLetter(i)));
   const rows = table.rows.slice(0, PREVIEW_ROWS).map((r) => Array.from({ length: width }, (_, i) => previewCell(r[i] ?? null)));
   return { columns, rows, totalRows: total, truncated: total > PREVIEW_ROWS, sheet: table.name || null };
+}
+
+/** The run's preview: of the first written table that has columns, else of the first written table. */
+export function previewOfFiles(files: readonly OutputFile[]): Preview | null {
+  const kept = files.flatMap((f) => (f.preview ? [f.preview] : []));
+  const t = kept.find((k) => k.width > 0) ?? kept[0];
+  return t ? previewOf({ name: t.name, header: t.header, rows: t.rows, totalRows: t.rowCount }) : null;
 }
 
 /** The first characters of a text result, without a byte-order mark. */

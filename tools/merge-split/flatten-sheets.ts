@@ -1,9 +1,9 @@
 // Joins every sheet of one workbook into a single .xlsx table: columns aligned by title when the sheets have
-// titles, by position otherwise (tools/sheet/header.ts); empty sheets are skipped with an info message.
+// titles, by position otherwise (tools/formats/table/stack.ts); empty sheets are skipped with an info message.
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
-import { readTables, stack, tableSource, writePipedXlsx } from '../sheet/index.ts';
+import { openWorkbook, stack, xlsxWriter } from '../formats/index.ts';
 
 export default defineTool({
   id: 'flatten-sheets',
@@ -15,18 +15,18 @@ export default defineTool({
     'sheet-column-name': optionalText,
   }),
   run({ file }, opts, ctx) {
-    const { tables } = readTables(file, { hasHeader: opts['has-header'], sheets: 'all', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
-    const flat = stack(
-      tables.map((t) => tableSource(t, t.name)),
-      {
-        name: ctx.name('flattened'),
-        hasHeader: opts['has-header'],
-        matchByName: true,
-        labelColumn: opts['add-sheet-column'] ? opts['sheet-column-name'] || ctx.name('sheet-column') : null,
-        report: ctx.message,
-      },
-    );
-    const { bytes, preview } = writePipedXlsx(flat, ctx);
-    return { files: [ctx.file(`${ctx.name('flattened')}.xlsx`, bytes)], preview };
+    const book = openWorkbook(file, ctx, { hasHeader: opts['has-header'] });
+    const sources = book.sheets.map((sheet) => ({ label: sheet.name, table: sheet.table() }));
+    const flat = stack(sources, {
+      name: ctx.name('flattened'),
+      hasHeader: opts['has-header'],
+      matchByName: true,
+      labelColumn: opts['add-sheet-column'] ? opts['sheet-column-name'] || ctx.name('sheet-column') : null,
+      report: ctx.message,
+    });
+    // The rows are made as the sheet is written: never a second copy of every row.
+    const out = xlsxWriter(flat, ctx);
+    for (const batch of flat) out.write(batch);
+    return { files: [ctx.file(`${ctx.name('flattened')}.xlsx`, out.end())] };
   },
 });

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader } from '../core/schema.ts';
-import { readFirstTable, sheetNames, writeXlsx } from '../sheet/index.ts';
+import { openWorkbook, sheetNames, XlsxWriter } from '../formats/index.ts';
 
 export default defineTool({
   id: 'merge-sheets',
@@ -16,16 +16,18 @@ export default defineTool({
     'keep-original-sheet-names': v.optional(v.boolean(), false),
   }),
   run({ files }, opts, ctx) {
-    const tables = files.map((file) => {
-      const table = readFirstTable(file, { hasHeader: opts['has-header'], detectTypes: true, option: 'files', report: ctx.message, maxCells: ctx.limits.maxCells });
-      const isCsv = file.name.toLowerCase().endsWith('.csv');
-      return { ...table, name: opts['keep-original-sheet-names'] && !isCsv ? table.name : baseNameOf(file.name) };
+    const tables = files.map((file) => openWorkbook(file, ctx, { hasHeader: opts['has-header'], sheets: 'first' }).table());
+    // A CSV's table is named after its file already.
+    const wanted = tables.map((t, i) => (opts['keep-original-sheet-names'] ? t.name : baseNameOf(files[i].name)));
+    const names = sheetNames(wanted, ctx.name('sheet'));
+    names.forEach((name, i) => {
+      if (name !== wanted[i]) ctx.message('info', 'sheet_renamed', { name: files[i].name, from: wanted[i], to: name });
     });
-    const names = sheetNames(tables.map((t) => t.name), ctx.name('sheet'));
-    tables.forEach((t, i) => {
-      if (names[i] !== t.name) ctx.message('info', 'sheet_renamed', { name: files[i].name, from: t.name, to: names[i] });
-      t.name = names[i];
+    const book = new XlsxWriter(ctx, names);
+    tables.forEach((t) => {
+      const sheet = book.sheet(t);
+      for (const batch of t) sheet.write(batch);
     });
-    return { files: [ctx.file(`${ctx.name('merged')}.xlsx`, writeXlsx(tables, ctx))], preview: tables[0] };
+    return { files: [ctx.file(`${ctx.name('merged')}.xlsx`, book.end())] };
   },
 });

@@ -1,12 +1,11 @@
 // Stacks the rows of 2 to 20 files into one .xlsx table. Only the first sheet of each workbook is used (a
-// warning names the others); columns are aligned by title or by position as tools/sheet/header.ts describes,
-// and every difference between the files' columns is reported. CSV values are typed (the result is xlsx).
+// warning names the others); columns are aligned by title or by position as tools/formats/table/stack.ts
+// describes, and every difference between the files' columns is reported. CSV values are typed (the result is
+// xlsx), each row only as it is stacked: the files' tables are never all held at once.
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { hasHeader, optionalText } from '../core/schema.ts';
-import { extensionOf } from '../core/files.ts';
-import { readFirstTable, stack, tableSource, writePipedXlsx } from '../sheet/index.ts';
-import { readCsvRecords, recordsSource } from '../sheet/csv-records.ts';
+import { openWorkbook, stack, xlsxWriter } from '../formats/index.ts';
 
 export default defineTool({
   id: 'merge-stack',
@@ -19,12 +18,7 @@ export default defineTool({
     'source-column-name': optionalText,
   }),
   run({ files }, opts, ctx) {
-    const sources = files.map((file) => {
-      const read = { hasHeader: opts['has-header'], option: 'files' as const, report: ctx.message, maxCells: ctx.limits.maxCells };
-      // A CSV is typed only as its rows are stacked: the files' tables are never all held at once.
-      if (extensionOf(file.name) === 'csv') return recordsSource(readCsvRecords(file, read), file.name);
-      return tableSource(readFirstTable(file, { ...read, detectTypes: true }), file.name);
-    });
+    const sources = files.map((file) => ({ label: file.name, table: openWorkbook(file, ctx, { hasHeader: opts['has-header'], sheets: 'first' }).table() }));
     const merged = stack(sources, {
       name: ctx.name('merged'),
       hasHeader: opts['has-header'],
@@ -33,7 +27,8 @@ export default defineTool({
       report: ctx.message,
     });
     // The merged rows are made as the sheet is written: never a second copy of every row.
-    const { bytes, preview } = writePipedXlsx(merged, ctx);
-    return { files: [ctx.file(`${ctx.name('merged')}.xlsx`, bytes)], preview };
+    const out = xlsxWriter(merged, ctx);
+    for (const batch of merged) out.write(batch);
+    return { files: [ctx.file(`${ctx.name('merged')}.xlsx`, out.end())] };
   },
 });

@@ -4,26 +4,38 @@
 // "empty"; dates name their group in ISO form. CSV to CSV keeps every value's text exactly (no typing).
 import * as v from 'valibot';
 import { defineTool, type ToolContext } from '../core/define.ts';
-import { ToolError } from '../core/errors.ts';
-import { extensionOf } from '../core/files.ts';
+import { resolveColumn } from '../core/columns.ts';
 import { outputFormat } from '../core/schema.ts';
-import { cellText, columnLetter, titleKey, type Cell, type Row } from '../core/table.ts';
-import { partPreview, readCsvRecords, writeCsvParts } from '../sheet/csv-records.ts';
-import { csvText, listText, readFirstTable, writeCsv, writeXlsx, type SheetTable } from '../sheet/index.ts';
+import { cellText, columnLetter, csvText, openWorkbook, tableWriter, type Cell, type TableHead } from '../formats/index.ts';
 
-function findColumn(header: string[] | null, column: string, ctx: ToolContext): number {
-  const titles = header ?? [];
-  const byTitle = titles.findIndex((t) => titleKey(t) === titleKey(column));
-  if (byTitle >= 0) return byTitle;
-  if (/^\s*\d+\s*$/.test(column)) {
-    const n = Number(column);
-    if (n >= 1 && n <= titles.length) return n - 1;
+/** Rows grouped by value, exactly (type and text): a map per type, so that no key text is made per row. */
+class Groups {
+  readonly list: { value: Cell; rows: number[] }[] = [];
+  private readonly byKind = { string: new Map<string, number[]>(), number: new Map<number, number[]>(), boolean: new Map<boolean, number[]>(), date: new Map<number, number[]>() };
+  private empty: number[] | null = null;
+
+  add(value: Cell, row: number): void {
+    let rows: number[] | undefined;
+    if (value === null) rows = this.empty ??= this.open(value);
+    else if (value instanceof Date) rows = this.in(this.byKind.date, value.getTime(), value);
+    else if (typeof value === 'string') rows = this.in(this.byKind.string, value, value);
+    else if (typeof value === 'number') rows = this.in(this.byKind.number, value, value);
+    else rows = this.in(this.byKind.boolean, value, value);
+    rows.push(row);
   }
-  const expected = ctx.t('messages.column_expected', { titles: listText(titles.map((t, i) => t || columnLetter(i)), 20), max: titles.length });
-  throw new ToolError('invalid_option', { option: 'column', params: { option: 'column', expected, received: column.slice(0, 100) } });
-}
 
-const groupKey = (c: Cell) => (c === null ? 'null' : c instanceof Date ? `date:${c.getTime()}` : `${typeof c}:${String(c)}`);
+  private in<K>(map: Map<K, number[]>, key: K, value: Cell): number[] {
+    let rows = map.get(key);
+    if (rows === undefined) map.set(key, (rows = this.open(value)));
+    return rows;
+  }
+
+  private open(value: Cell): number[] {
+    const rows: number[] = [];
+    this.list.push({ value, rows });
+    return rows;
+  }
+}
 
 function groupName(c: Cell, ctx: ToolContext): string {
   if (c === null || (typeof c === 'string' && c.trim() === '')) return ctx.name('empty');
@@ -43,38 +55,25 @@ export default defineTool({
   run({ file }, opts, ctx) {
     const keep = opts['keep-column'];
     const named = (value: Cell, title: string) => (opts['include-column-in-name'] ? `${title}-${groupName(value, ctx)}` : groupName(value, ctx));
-    if (extensionOf(file.name) === 'csv' && opts.format === 'csv') {
-      // Records are copied as they are: no typing, no table (tools/sheet/csv-records.ts). Every value is
-      // text or empty, so the text itself is the group key ('' for the empty group).
-      const src = readCsvRecords(file, { hasHeader: true, report: ctx.message, maxCells: ctx.limits.maxCells });
-      const col = findColumn(src.header, opts.column, ctx);
-      const title = src.header?.[col] || columnLetter(col);
-      const { partOf, values } = src.groups(col);
-      const header = keep ? src.header : src.header!.filter((_, i) => i !== col);
-      const names = values.map((value) => named(value === '' ? null : value, title));
-      if (names.length === 0) names.push(ctx.name('empty'));
-      const dropColumn = keep ? -1 : col;
-      const bytes = writeCsvParts(src, partOf, names.length, { header: () => header, dropColumn });
-      const files = names.map((name, i) => ctx.file(`${name}.csv`, bytes[i]));
-      return { files, preview: partPreview(src, partOf, 0, names[0], header, dropColumn) };
-    }
-    const table = readFirstTable(file, { hasHeader: true, detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
-    const col = findColumn(table.header, opts.column, ctx);
+    // CSV to CSV keeps every value's text (its records are copied as they are); to xlsx, CSV values are typed.
+    const table = openWorkbook(file, ctx, { hasHeader: true, detectTypes: opts.format === 'xlsx', sheets: 'first' }).table();
+    const col = resolveColumn(table, opts.column, 'column', ctx);
     const title = table.header?.[col] || columnLetter(col);
-    const groups = new Map<string, { value: Cell; rows: Row[] }>();
-    for (const row of table.rows) {
-      const value = row[col] ?? null;
-      const key = groupKey(value);
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = { value, rows: [] }));
-      g.rows.push(keep ? row : row.filter((_, i) => i !== col));
-    }
+    // Rows grouped by the column's value, groups in order of first appearance.
+    const groups = new Groups();
+    let row = 0;
+    for (const batch of table) for (const value of batch.column(col)) groups.add(value, row++);
     const drop = <T>(xs: T[] | null | undefined) => (xs && !keep ? xs.filter((_, i) => i !== col) : (xs ?? undefined));
-    const header = drop(table.header) ?? null;
-    const titleCells = drop(table.titleCells);
-    const parts: SheetTable[] = [...groups.values()].map((g) => ({ name: named(g.value, title), header, titleCells, delimiter: table.delimiter, rows: g.rows }));
-    if (parts.length === 0) parts.push({ name: ctx.name('empty'), header, titleCells, delimiter: table.delimiter, rows: [] });
-    const files = parts.map((p) => ctx.file(`${p.name}.${opts.format}`, opts.format === 'csv' ? writeCsv(p) : writeXlsx([p], ctx)));
-    return { files, preview: parts[0] };
+    const head: Omit<TableHead, 'name'> = { header: drop(table.header) ?? null, titleCells: drop(table.titleCells), width: table.width - (keep ? 0 : 1), delimiter: table.delimiter };
+    const parts = groups.list.map((g) => ({ name: named(g.value, title), rows: g.rows }));
+    if (parts.length === 0) parts.push({ name: ctx.name('empty'), rows: [] });
+    // Each part is written as one batch of its rows: a CSV part copied from a CSV is then one exact buffer.
+    const files = parts.map((p) => {
+      const out = tableWriter(opts.format, { ...head, name: p.name }, ctx);
+      const batch = table.pick(p.rows);
+      out.write(keep ? batch : batch.without(col));
+      return ctx.file(`${p.name}.${opts.format}`, out.end());
+    });
+    return { files };
   },
 });

@@ -1,14 +1,16 @@
 // Splits the first sheet (or the CSV) into files of `rows-per-file` data rows, named part-001, part-002…
 // (more digits when there are more than 999 parts); the last part holds the leftover rows, and a table with
 // no data rows gives one part with the titles only. CSV to CSV keeps every value's text exactly (no typing).
+// Each part is written as soon as it is full and its rows let go.
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
-import { extensionOf } from '../core/files.ts';
 import { hasHeader, outputFormat } from '../core/schema.ts';
-import type { PreviewTable } from '../core/output.ts';
-import { writeCsv, writeXlsx, type SheetTable } from '../sheet/index.ts';
-import { partPreview, readCsvRecords, writeCsvParts } from '../sheet/csv-records.ts';
-import { streamParts } from '../sheet/row-stream.ts';
+import { openWorkbook, tableWriter, type RowStream, type TableWriter, type Written } from '../formats/index.ts';
+
+/** More parts than guessed: the sheet is read again, now that the count (and so the names' digits) is known. */
+class Recount {
+  constructor(readonly parts: number) {}
+}
 
 export default defineTool({
   id: 'split-rows',
@@ -22,31 +24,60 @@ export default defineTool({
   }),
   run({ file }, opts, ctx) {
     const size = opts['rows-per-file'];
+    const format = opts.format;
     const partName = (i: number, count: number) => ctx.name('part', { n: String(i + 1).padStart(Math.max(3, String(count).length), '0') });
-    const partsOf = (rows: number) => {
-      const count = Math.max(1, Math.ceil(rows / size));
-      return Array.from({ length: count }, (_, i) => ({ name: partName(i, count), titled: i === 0 || opts['repeat-header'] }));
+    // CSV to CSV copies each value as it is written; to xlsx, CSV values are typed.
+    const book = openWorkbook(file, ctx, { hasHeader: opts['has-header'], detectTypes: format === 'xlsx', sheets: 'first' });
+
+    /**
+     * The parts of the stream, named for `count` parts. An xlsx part holds its name (its sheet's), whose digits
+     * follow the count: when the rows are not counted before they are read, 999 parts are guessed, and a sheet
+     * needing more is read again with the count (Recount; its messages are given once, by that read).
+     */
+    const split = (rows: RowStream, known: number | null): Written[] => {
+      const count = known ?? (rows.total !== null ? Math.max(1, Math.ceil(rows.total / size)) : format === 'xlsx' ? null : Infinity);
+      const open = (i: number) => {
+        const head = { name: partName(i, Math.min(count ?? 999, 999_999)), header: i === 0 || opts['repeat-header'] ? rows.header : null, titleCells: rows.titleCells, width: rows.width, delimiter: rows.delimiter };
+        return tableWriter(format, head, ctx);
+      };
+      const close = () => {
+        if (part !== null) parts.push(part.end());
+        part = null;
+        filled = 0;
+      };
+      const parts: Written[] = [];
+      let part: TableWriter | null = null;
+      let filled = 0;
+      let made = 0;
+      for (const batch of rows) {
+        for (let at = 0; at < batch.length; ) {
+          // A part starts: past the guess, parts are only counted.
+          if (filled === 0 && made++ < (count ?? 999)) part = open(made - 1);
+          const take = Math.min(size - filled, batch.length - at);
+          part?.write(at === 0 && take === batch.length ? batch : batch.slice(at, at + take));
+          filled += take;
+          at += take;
+          if (filled === size) close();
+        }
+      }
+      if (filled > 0) close();
+      if (made === 0) {
+        part = open(made++);
+        close();
+      }
+      if (count === null && made > 999) throw new Recount(made);
+      return parts;
     };
-    if (extensionOf(file.name) === 'csv' && opts.format === 'csv') {
-      // Records are copied as they are: no typing, no table (tools/sheet/csv-records.ts).
-      const src = readCsvRecords(file, { hasHeader: opts['has-header'], report: ctx.message, maxCells: ctx.limits.maxCells });
-      const parts = partsOf(src.rowCount);
-      const partOf = new Int32Array(src.rowCount);
-      for (let j = 0; j < partOf.length; j++) partOf[j] = Math.floor(j / size);
-      const bytes = writeCsvParts(src, partOf, parts.length, { header: (i) => (parts[i].titled ? src.header : null) });
-      const files = parts.map((p, i) => ctx.file(`${p.name}.csv`, bytes[i]));
-      return { files, preview: partPreview(src, partOf, 0, parts[0].name, src.header) };
+
+    let parts: Written[];
+    try {
+      parts = book.stream((rows) => split(rows, null));
+    } catch (err) {
+      if (!(err instanceof Recount)) throw err;
+      parts = book.stream((rows) => split(rows, err.parts));
     }
-    // A workbook (or a CSV to xlsx): each part is written as soon as it is full (tools/sheet/row-stream.ts). An
-    // xlsx part holds its name, whose digits follow the count of parts: 999 parts are guessed until it is known.
-    const xlsx = opts.format === 'xlsx';
-    const read = { hasHeader: opts['has-header'], detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells };
-    const { table, parts, head } = streamParts(file, read, size, xlsx ? 999 : Infinity, (i, count, rows, t) => {
-      const p: SheetTable = { name: xlsx ? partName(i, count) : '', header: i === 0 || opts['repeat-header'] ? t.header : null, titleCells: t.titleCells, rows };
-      return xlsx ? writeXlsx([p], ctx) : writeCsv(p);
-    });
-    const files = parts.map((bytes, i) => ctx.file(`${partName(i, parts.length)}.${opts.format}`, bytes));
-    const preview: PreviewTable = { name: partName(0, parts.length), header: table.header, rows: head, totalRows: Math.min(size, table.rowCount) };
-    return { files, preview };
+    // A CSV part holds no name: the first one's, for the preview, follows the count known now.
+    if (parts[0].preview) parts[0].preview.name = partName(0, parts.length);
+    return { files: parts.map((p, i) => ctx.file(`${partName(i, parts.length)}.${format}`, p)) };
   },
 });

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { hasHeader, outputFormat } from '../core/schema.ts';
-import { readTables, writeCsv, writeXlsx } from '../sheet/index.ts';
+import { openWorkbook, tableWriter } from '../formats/index.ts';
 
 export default defineTool({
   id: 'split-sheets',
@@ -13,10 +13,13 @@ export default defineTool({
     format: outputFormat,
   }),
   run({ file }, opts, ctx) {
-    const { tables } = readTables(file, { hasHeader: opts['has-header'], sheets: 'all', detectTypes: true, report: ctx.message, maxCells: ctx.limits.maxCells });
-    const files = tables.map((t) =>
-      ctx.file(`${t.name}.${opts.format}`, opts.format === 'csv' ? writeCsv(t) : writeXlsx([t], ctx)),
-    );
-    return { files, preview: tables[0] };
+    const book = openWorkbook(file, ctx, { hasHeader: opts['has-header'] });
+    const files = book.sheets.map((sheet) => {
+      const table = sheet.table();
+      const out = tableWriter(opts.format, table, ctx);
+      for (const batch of table) out.write(batch);
+      return ctx.file(`${table.name}.${opts.format}`, out.end());
+    });
+    return { files };
   },
 });

@@ -171,8 +171,8 @@ test('excel-to-json: refuses other formats and options outside their set', async
 
 // A CSV is written from its records one at a time (no table): the values must be the typed table's, with
 // JSON.stringify's escapes, in every layout.
-import { readCsv } from '../../../tools/sheet/csv.ts';
-import { csvText } from '../../../tools/sheet/write-csv.ts';
+import { readCsv } from '../../../tools/formats/csv/read.ts';
+import { csvText } from '../../../tools/formats/csv/write.ts';
 
 test('excel-to-json: a CSV gives the typed table as JSON.stringify writes it (escapes, dates, ragged rows, every layout)', async () => {
   const text =

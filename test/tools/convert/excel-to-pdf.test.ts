@@ -8,7 +8,7 @@ import tool from '../../../tools/convert/excel-to-pdf.ts';
 import type { AnyTool } from '../../../tools/core/define.ts';
 import { execute } from '../../../tools/core/execute.ts';
 import { optionsSchema, parseOptions } from '../../../tools/core/schema.ts';
-import { pdfSetup } from '../../../tools/sheet/pdf/fonts.ts';
+import { pdfSetup } from '../../../tools/formats/pdf/fonts.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { countOf, pdfInfo, pdfPages, pdfWords } from '../../helpers/pdf.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';

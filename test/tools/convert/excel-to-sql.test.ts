@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
 import tool from '../../../tools/convert/excel-to-sql.ts';
-import type { Cell } from '../../../tools/core/table.ts';
+import type { Cell } from '../../../tools/formats/model.ts';
 import { load, withEngine, type EngineName } from '../../helpers/databases.ts';
 import { d } from '../../helpers/read-xlsx.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';

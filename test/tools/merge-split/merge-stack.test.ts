@@ -6,9 +6,9 @@ import { d, readXlsx } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { generator } from '../../helpers/hard-csv.ts';
 import { createContext } from '../../../tools/core/execute.ts';
-import { readCsv } from '../../../tools/sheet/csv.ts';
+import { readCsv } from '../../../tools/formats/csv/read.ts';
 import { stackTables } from '../../helpers/stack-tables.ts';
-import { writeXlsx } from '../../../tools/sheet/write-xlsx.ts';
+import { writeXlsx } from '../../../tools/formats/xlsx/write.ts';
 
 const ventas = [
   [d(2024, 1, 15), 'Muñoz Peña', '00123', 1250.5, true, '=SUM(A1)'],

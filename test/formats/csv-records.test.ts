@@ -1,0 +1,105 @@
+// The records path (CSV to CSV without a table) against the table path it replaces in split-rows and
+// split-by-column: readCsv without typing then writeCsv. On generated CSVs full of what makes CSV hard —
+// quoted and unquoted fields, doubled quotes, quotes in the middle or after a closing quote, delimiters and
+// line ends inside quotes, CR/LF/CRLF mixes, ragged and blank rows, BOMs, UTF-16, Windows-1252, stray bytes —
+// both must give the same bytes, rows, titles, messages and errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readCsv } from '../../tools/formats/csv/read.ts';
+import { writeCsv } from '../../tools/formats/csv/write.ts';
+import { partPreview, readCsvRecords, writeCsvParts, type CsvRecords, type PartsWriteOptions } from '../../tools/formats/csv/records.ts';
+
+/** All data records as one file. */
+const writeAll = (src: CsvRecords, o: Omit<PartsWriteOptions, 'header'> & { header: readonly string[] | null }) => writeCsvParts(src, new Int32Array(src.rowCount), 1, { ...o, header: () => o.header })[0];
+import { inputFile } from '../helpers/run-tool.ts';
+import { generator } from '../helpers/hard-csv.ts';
+
+const latin = (b: Uint8Array) => Buffer.from(b).toString('latin1');
+
+function outcome<T>(f: () => T): { value?: T; error?: unknown } {
+  try {
+    return { value: f() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+test('records path: the same bytes, rows, titles, messages and errors as readCsv + writeCsv on 4,000 generated CSVs', () => {
+  const next = generator(20261123);
+  let compared = 0;
+  for (let t = 0; t < 2000; t++) {
+    const file = inputFile('f.csv', next());
+    const label = JSON.stringify(latin(file.bytes));
+    for (const hasHeader of [true, false]) {
+      const ma: unknown[] = [];
+      const mb: unknown[] = [];
+      const a = outcome(() => readCsv(file, { hasHeader, detectTypes: false, report: (...m) => void ma.push(m) }));
+      const b = outcome(() => readCsvRecords(file, { hasHeader, report: (...m) => void mb.push(m) }));
+      assert.deepEqual(mb, ma, label);
+      if (a.error || b.error) {
+        assert.deepEqual(b.error, a.error, label);
+        continue;
+      }
+      const { table, delimiter } = a.value!;
+      const src = b.value!;
+      assert.equal(src.delimiter, delimiter, label);
+      assert.deepEqual(src.header, table.header, label);
+      assert.equal(src.rowCount, table.rows.length, label);
+      const all = new Int32Array(src.rowCount);
+      assert.equal(latin(writeAll(src, { header: src.header })), latin(writeCsv({ ...table, delimiter })), label);
+      assert.deepEqual(partPreview(src, all, 0, 'p', src.header).rows, table.rows.slice(0, 20), label);
+      // Every column dropped in turn (split-by-column without keep-column), and each field read alone.
+      for (let col = 0; col < src.width; col++) {
+        const header = table.header && table.header.filter((_, i) => i !== col);
+        const rows = table.rows.map((r) => r.filter((_, i) => i !== col));
+        const got = writeAll(src, { header, dropColumn: col });
+        assert.equal(latin(got), latin(writeCsv({ name: 't', header, rows, delimiter })), `${label} without column ${col}`);
+        for (let k = src.first; k < src.size; k++) assert.equal(src.field(k, col), table.rows[k - src.first][col] ?? '', label);
+        // Grouped by the field's text, groups in order of first appearance.
+        const texts = table.rows.map((r) => (r[col] ?? '') as string);
+        const values = [...new Set(texts)];
+        assert.deepEqual(src.groups(col), { partOf: Int32Array.from(texts, (t) => values.indexOf(t)), values }, label);
+      }
+      // Typed as readCsv types them (excel-to-json reads CSV records one at a time).
+      const typed = readCsv(file, { hasHeader, detectTypes: true }).table.rows;
+      for (let r = 0; r < typed.length; r++) assert.deepEqual(src.typedRow(src.first + r), typed[r], label);
+      // Records spread over three files (every third one to the same file, some to none), as the split tools
+      // spread them; each file keeps its records' order and its own titles.
+      const partOf = Int32Array.from({ length: src.rowCount }, (_, j) => (j % 4 === 3 ? -1 : j % 3));
+      const parts = writeCsvParts(src, partOf, 3, { header: (g) => (g === 1 ? null : src.header) });
+      for (let g = 0; g < 3; g++) {
+        const rows = table.rows.filter((_, j) => partOf[j] === g);
+        assert.equal(latin(parts[g]), latin(writeCsv({ ...table, header: g === 1 ? null : table.header, rows, delimiter })), `${label} part ${g}`);
+        const preview = partPreview(src, partOf, g, 'p', null);
+        assert.deepEqual([preview.rows, preview.totalRows], [rows.slice(0, 20), rows.length], label);
+      }
+      compared++;
+    }
+  }
+  assert.ok(compared > 2500, `only ${compared} files compared`);
+});
+
+test('records path: a semicolon file keeps its semicolon, an unclosed quote is a plain character with a warning', () => {
+  const msgs: unknown[] = [];
+  const src = readCsvRecords(inputFile('s.csv', 'a;b\r\n"x;1";"sin cerrar\n2;3\n'), { hasHeader: true, report: (...m) => void msgs.push(m) });
+  assert.deepEqual(msgs, [['warning', 'csv_unclosed_quote', { name: 's.csv', line: 2, count: 1 }]]);
+  assert.equal(src.delimiter, ';');
+  assert.equal(Buffer.from(writeAll(src, { header: src.header })).toString(), '\uFEFFa;b\r\n"x;1";"""sin cerrar"\r\n2;3\r\n');
+});
+
+test('records path: maxCells counts the non-empty fields before padding, and the extent, as readCsv does', () => {
+  const ragged = 'a,b\n' + '1\n'.repeat(50) + 'x,' + ','.repeat(200) + 'y\n';
+  for (const [text, maxCells] of [
+    ['a,b,c\n1,2,3\n4,,6\n', 7],
+    ['a,b,c\n1,2,3\n4,,6\n', 8],
+    [ragged, 60],
+    [ragged, 20],
+    [ragged, 200],
+  ] as const) {
+    const file = inputFile('m.csv', text);
+    const a = outcome(() => readCsv(file, { hasHeader: true, detectTypes: false, maxCells }));
+    const b = outcome(() => readCsvRecords(file, { hasHeader: true, maxCells }));
+    assert.deepEqual(b.error, a.error, `${maxCells}`);
+    assert.equal(b.value?.rowCount, a.value?.table.rows.length);
+  }
+});

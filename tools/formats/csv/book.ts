@@ -1,0 +1,163 @@
+// A CSV as a workbook of one sheet named after the file (book.ts). Read whole (Sheet.table), it is cut into
+// records over its bytes (records.ts) and its rows are made only when asked for, a batch at a time: a CSV to
+// CSV copy never makes them, JSON is written from the records' bytes (json/write.ts). Read in one pass
+// (Sheet.stream with onePass) its rows are parsed piece by piece as they are pulled (read.ts OnePassCsv).
+import type { BookReader, SheetRead } from '../book.ts';
+import { BATCH_ROWS, type Cell, type Row, type RowBatch, type RowStream, type SourceFile, type Table, type TextEncodingName } from '../model.ts';
+import { ArrayBatch } from '../batch.ts';
+import { ColumnTexts, RecentDates } from '../shared-cells.ts';
+import { detectType } from './detect-type.ts';
+import { baseNameOf, OnePassCsv, refuseBinary, sniffDelimiter, textKind, type TextKind } from './read.ts';
+import { readCsvRecords, type CsvRecords } from './records.ts';
+
+export class CsvReader implements BookReader {
+  readonly format = 'csv' as const;
+  readonly sheets: { name: string; visibility: 'visible' }[];
+  readonly encoding: TextEncodingName;
+  readonly delimiter: string;
+  private readonly kind: TextKind;
+
+  /** Decides the encoding and the delimiter; a binary file (NUL bytes in 8-bit text) is refused here. */
+  constructor(
+    private readonly file: SourceFile,
+    delimiter?: string,
+  ) {
+    this.kind = textKind(file.bytes);
+    this.encoding = this.kind.encoding;
+    refuseBinary(file.bytes, this.encoding);
+    this.delimiter = delimiter ?? sniffDelimiter(file.bytes, this.kind) ?? ',';
+    this.sheets = [{ name: baseNameOf(file.name), visibility: 'visible' }];
+  }
+
+  table(_i: number, read: SheetRead): Table {
+    const src = readCsvRecords(this.file, { hasHeader: read.hasHeader, delimiter: this.delimiter, encoding: this.encoding, report: read.report, maxCells: read.cells.max });
+    return new RecordTable(src, read.detectTypes);
+  }
+
+  stream(i: number, read: SheetRead, onePass: boolean): RowStream {
+    if (!onePass) return this.table(i, read);
+    const o = { hasHeader: read.hasHeader, detectTypes: read.detectTypes, delimiter: this.delimiter, kind: this.kind, maxCells: read.cells.max };
+    return new OnePassCsv(this.file, o, read.report, false);
+  }
+}
+
+/** The data records `from` to `to` (excluded) as record numbers. */
+function range(from: number, to: number): Int32Array {
+  const ks = new Int32Array(Math.max(0, to - from));
+  for (let i = 0; i < ks.length; i++) ks[i] = from + i;
+  return ks;
+}
+
+/** A CSV cut into records: its head and counts known, its rows made per batch as they are pulled. */
+export class RecordTable implements Table {
+  readonly name: string;
+  readonly header: string[] | null;
+  readonly width: number;
+  readonly delimiter: string;
+  readonly rowCount: number;
+  readonly total: number;
+  private made: Row[] | null = null;
+
+  constructor(
+    readonly src: CsvRecords,
+    /** Rows are typed (detectTypes); else every value is its text. */
+    readonly typed: boolean,
+  ) {
+    this.name = src.name;
+    this.header = src.header;
+    this.width = src.width;
+    this.delimiter = src.delimiter;
+    this.rowCount = this.total = src.rowCount;
+  }
+
+  *[Symbol.iterator](): Iterator<RowBatch> {
+    const { first, size } = this.src;
+    for (let k = first; k < size; k += BATCH_ROWS) yield new RecordBatch(this.src, range(k, Math.min(size, k + BATCH_ROWS)), this.typed);
+  }
+
+  /** Every row, made once; repeated texts of a column and equal dates share one value, as a whole read keeps them all. */
+  rows(): Row[] {
+    if (this.made) return this.made;
+    const texts = new ColumnTexts();
+    const dates = new RecentDates();
+    const rows: Row[] = new Array(this.rowCount);
+    const typing = { decimalComma: this.delimiter !== ',' };
+    for (let j = 0; j < rows.length; j++) {
+      const cells: Cell[] = this.src.fields(this.src.first + j);
+      for (let i = 0; i < cells.length; i++) {
+        const s = cells[i] as string;
+        if (s === '') cells[i] = null;
+        else {
+          const v = this.typed ? detectType(s, typing) : s;
+          cells[i] = typeof v === 'string' ? texts.share(i, v) : v instanceof Date ? dates.share(v) : v;
+        }
+      }
+      rows[j] = cells;
+    }
+    return (this.made = rows);
+  }
+
+  slice(from: number, to: number): RowBatch {
+    return new RecordBatch(this.src, range(this.src.first + from, this.src.first + Math.min(to, this.rowCount)), this.typed);
+  }
+
+  pick(at: ArrayLike<number>): RowBatch {
+    const ks = new Int32Array(at.length);
+    for (let i = 0; i < ks.length; i++) ks[i] = this.src.first + at[i];
+    return new RecordBatch(this.src, ks, this.typed);
+  }
+}
+
+/**
+ * Records of a CSV as a batch: rows made when asked for. A CSV writer with the same delimiter copies a text
+ * batch's records instead (csv/write.ts); a JSON writer writes a typed one from its bytes (json/write.ts).
+ */
+export class RecordBatch implements RowBatch {
+  constructor(
+    readonly src: CsvRecords,
+    /** Record numbers, in order. */
+    readonly ks: Int32Array,
+    readonly typed: boolean,
+    /** A column left out of every row, or -1. */
+    readonly drop = -1,
+  ) {}
+
+  get length(): number {
+    return this.ks.length;
+  }
+
+  rows(): Row[] {
+    const { src, ks, drop } = this;
+    const out: Row[] = new Array(ks.length);
+    for (let i = 0; i < ks.length; i++) {
+      const row = this.typed ? src.typedRow(ks[i]) : src.row(ks[i]);
+      if (drop >= 0) row.splice(drop, 1);
+      out[i] = row;
+    }
+    return out;
+  }
+
+  column(col: number): Cell[] {
+    const c = this.drop >= 0 && col >= this.drop ? col + 1 : col;
+    const texts: Cell[] = this.src.column(this.ks, c);
+    if (!this.typed) return texts;
+    const typing = { decimalComma: this.src.delimiter !== ',' };
+    for (let i = 0; i < texts.length; i++) if (texts[i] !== null) texts[i] = detectType(texts[i] as string, typing);
+    return texts;
+  }
+
+  slice(from: number, to: number): RowBatch {
+    return new RecordBatch(this.src, this.ks.subarray(from, to), this.typed, this.drop);
+  }
+
+  pick(at: ArrayLike<number>): RowBatch {
+    const ks = new Int32Array(at.length);
+    for (let i = 0; i < ks.length; i++) ks[i] = this.ks[at[i]];
+    return new RecordBatch(this.src, ks, this.typed, this.drop);
+  }
+
+  without(col: number): RowBatch {
+    if (this.drop >= 0) return new ArrayBatch(this.rows()).without(col);
+    return new RecordBatch(this.src, this.ks, this.typed, col);
+  }
+}

@@ -1,0 +1,606 @@
+// CSV in: encoding and delimiter detection, RFC 4180 quotes (fields may hold newlines), any mix of CRLF, LF
+// and CR line ends, ragged rows padded with empty cells (never cut), optional type detection. Writing is
+// write-csv.ts.
+//
+// The parser is our own, not papaparse: papaparse picks one line ending per file, so a file mixing CRLF and
+// LF loses row breaks. The reader never trims a value.
+import { isAscii, isUtf8 } from 'node:buffer';
+import { ArrayBatch } from '../batch.ts';
+import { FormatError, Restart } from '../errors.ts';
+import { EXTENT_FACTOR } from '../grid.ts';
+import type { Cell, Row, RowBatch, RowStream, SourceFile, TableData, TextEncodingName } from '../model.ts';
+import { silent, type Report } from '../report.ts';
+import { ColumnTexts, RecentDates } from '../shared-cells.ts';
+import { detectType, type DetectOptions } from './detect-type.ts';
+
+export type { TextEncodingName };
+
+/**
+ * Text of a file: a BOM decides (UTF-8, UTF-16 LE/BE); without one, UTF-16 is recognized by its zero bytes,
+ * then strict UTF-8 is tried, and bytes that are not valid UTF-8 are read as Windows-1252.
+ */
+export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEncodingName } {
+  const b = bytes;
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { text: new TextDecoder('utf-8').decode(b), encoding: 'utf-8' };
+  if (b[0] === 0xff && b[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(b), encoding: 'utf-16le' };
+  if (b[0] === 0xfe && b[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(b), encoding: 'utf-16be' };
+  const utf16 = guessUtf16(b);
+  if (utf16) return { text: new TextDecoder(utf16).decode(b), encoding: utf16 };
+  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  // Validation first (simdutf, under a millisecond for 10 MB), then the decoder without its own checks;
+  // pure ASCII decodes as Latin-1, five times faster than UTF-8 on the same bytes.
+  if (isAscii(buf)) return { text: buf.toString('latin1'), encoding: 'utf-8' };
+  if (isUtf8(buf)) return { text: buf.toString('utf8'), encoding: 'utf-8' };
+  return { text: decodeWindows1252(b), encoding: 'windows-1252' };
+}
+
+// Node 20's TextDecoder('windows-1252') decodes as ISO-8859-1 (0x80 stays U+0080 instead of €), so the
+// 0x80–0x9F block is mapped here; the five bytes Windows-1252 leaves undefined keep their Latin-1 code.
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+
+export function decodeWindows1252(b: Uint8Array): string {
+  const latin1 = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
+  return latin1.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]);
+}
+
+// UTF-16 text without a BOM has a zero in (nearly) every other byte; no 8-bit text does.
+export function guessUtf16(b: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  const n = Math.min(b.length, 4096) & ~1;
+  if (n < 4) return null;
+  let evenZeros = 0;
+  let oddZeros = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (b[i] === 0) evenZeros++;
+    if (b[i + 1] === 0) oddZeros++;
+  }
+  const pairs = n / 2;
+  if (oddZeros > pairs * 0.4 && evenZeros < pairs * 0.05) return 'utf-16le';
+  if (evenZeros > pairs * 0.4 && oddZeros < pairs * 0.05) return 'utf-16be';
+  return null;
+}
+
+export interface ParsedCsv {
+  /** Every record as raw field texts (its cells, with a finisher); a blank line is `['']`. A final line end adds no record. */
+  rows: string[][];
+  /** 1-based lines where a quote opened and never closed; that quote was read as a plain character. */
+  unclosedQuotes: number[];
+}
+
+const QUOTE = 34;
+const CR = 13;
+const LF = 10;
+
+/**
+ * Splits CSV text into records and fields with a one-character delimiter. With `finisher`, each record is handed
+ * to a finish function as soon as it ends, to be turned into its cells in place (a new one for each pass).
+ */
+export function parseCsv(text: string, delimiter: string, maxRows = Infinity, finisher?: () => (record: string[]) => void): ParsedCsv {
+  const literal = new Set<number>();
+  for (;;) {
+    const res = parseOnce(text, delimiter.charCodeAt(0), literal, maxRows, finisher?.());
+    if (res.unclosedAt < 0) {
+      const unclosedQuotes = [...literal].sort((a, b) => a - b).map((pos) => lineAt(text, pos));
+      return { rows: res.rows, unclosedQuotes };
+    }
+    // Recovery: that quote is a plain character, and the rest of the file is read again.
+    literal.add(res.unclosedAt);
+  }
+}
+
+function lineAt(text: string, pos: number): number {
+  let line = 1;
+  for (let i = 0; i < pos; i++) {
+    const c = text.charCodeAt(i);
+    if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) line++;
+  }
+  return line;
+}
+
+// Fields are found with indexOf (native, many times faster than a loop over char codes): the next delimiter,
+// CR and LF positions are remembered and searched again only once the scan has passed them.
+// Each record starts as long as the one before (most are as wide): a record grown from `[]` by push holds 17
+// slots for 10 fields, 56 bytes a row more than one sized once. It is cut to its fields when it ends.
+function parseOnce(
+  text: string,
+  delim: number,
+  literal: Set<number>,
+  maxRows: number,
+  finish: ((record: string[]) => void) | undefined,
+): { rows: string[][]; unclosedAt: number } {
+  const rows: string[][] = [];
+  const n = text.length;
+  const delimChar = String.fromCharCode(delim);
+  let nextDelim = -1;
+  let nextCr = -1;
+  let nextLf = -1;
+  let row: string[] = [];
+  let k = 0;
+  let i = 0;
+  while (i < n) {
+    let value: string;
+    if (text.charCodeAt(i) === QUOTE && (literal.size === 0 || !literal.has(i))) {
+      const start = i;
+      value = '';
+      let seg = ++i;
+      for (;;) {
+        const q = text.indexOf('"', i);
+        if (q < 0) return { rows, unclosedAt: start };
+        if (text.charCodeAt(q + 1) === QUOTE) {
+          value += text.slice(seg, q + 1);
+          i = seg = q + 2;
+          continue;
+        }
+        value += text.slice(seg, q);
+        i = q + 1;
+        break;
+      }
+    } else value = '';
+    // The plain part: a whole unquoted field, or what follows a closing quote (kept as it is).
+    if (nextDelim < i) nextDelim = indexOrEnd(text, delimChar, i);
+    if (nextLf < i) nextLf = indexOrEnd(text, '\n', i);
+    if (nextCr < i) nextCr = indexOrEnd(text, '\r', i);
+    let end = nextDelim < nextLf ? nextDelim : nextLf;
+    if (nextCr < end) end = nextCr;
+    row[k++] = end === i ? value : value === '' ? text.slice(i, end) : value + text.slice(i, end);
+    i = end;
+    if (i >= n) break;
+    if (i === nextDelim) {
+      i++;
+      if (i >= n) row[k++] = '';
+      continue;
+    }
+    i += i === nextCr && text.charCodeAt(i + 1) === LF ? 2 : 1;
+    if (row.length !== k) row.length = k;
+    if (finish !== undefined) finish(row);
+    rows.push(row);
+    row = new Array<string>(k);
+    k = 0;
+    if (rows.length >= maxRows) return { rows, unclosedAt: -1 };
+  }
+  if (k > 0) {
+    if (row.length !== k) row.length = k;
+    if (finish !== undefined) finish(row);
+    rows.push(row);
+  }
+  return { rows, unclosedAt: -1 };
+}
+
+function indexOrEnd(text: string, c: string, from: number): number {
+  const at = text.indexOf(c, from);
+  return at < 0 ? text.length : at;
+}
+
+export const DELIMITERS = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' } as const;
+// On a tie, the rarer character in ordinary text wins: a semicolon file with decimal commas (`1,5;2,5`) is
+// consistent with both, and means semicolon.
+const DETECT_ORDER = ['\t', ';', '|', ','];
+const SAMPLE_CHARS = 65_536;
+const SAMPLE_ROWS = 100;
+
+// A blank record is `['']`, or `[null]` once made into cells.
+const isBlank = (r: readonly Cell[]) => r.every((f) => f === '' || f === null);
+
+/**
+ * The delimiter among comma, semicolon, tab and pipe that splits the first records into the most consistent
+ * number of fields (at least two); comma when none does.
+ */
+export function detectDelimiter(text: string): string {
+  return detectDelimiterOf(text) ?? ',';
+}
+
+/** detectDelimiter, or null when no delimiter splits the first records into two fields or more. */
+export function detectDelimiterOf(text: string): string | null {
+  const sample = text.slice(0, SAMPLE_CHARS);
+  let best = { delim: ',', share: 0 };
+  for (const delim of DETECT_ORDER) {
+    if (!sample.includes(delim)) continue;
+    const rows = parseCsv(sample, delim, SAMPLE_ROWS).rows.filter((r) => !isBlank(r));
+    if (rows.length === 0) continue;
+    const freq = new Map<number, number>();
+    for (const r of rows) freq.set(r.length, (freq.get(r.length) ?? 0) + 1);
+    let mode = 0;
+    let count = 0;
+    for (const [len, c] of freq) if (c > count || (c === count && len > mode)) [mode, count] = [len, c];
+    if (mode < 2) continue;
+    const share = count / rows.length;
+    if (share > best.share + 1e-9) best = { delim, share };
+  }
+  return best.share > 0 ? best.delim : null;
+}
+
+export interface CsvReadOptions {
+  hasHeader: boolean;
+  /** Recognize numbers, dates and booleans; when false every non-empty field is text. */
+  detectTypes: boolean;
+  /** One character; detected when left out. */
+  delimiter?: string;
+  report?: Report;
+  /** Non-empty fields the file may hold (the run's limit). */
+  maxCells?: number;
+}
+
+export interface CsvRead {
+  table: TableData;
+  encoding: TextEncodingName;
+  delimiter: string;
+}
+
+/** Where parsed rows go: the title row first (when there is a header), then the data rows in order. */
+export interface CsvRowSink {
+  titles(cells: readonly Cell[]): void;
+  /** Rows are typed but not padded: a row shorter than the widest has no cells past its end. */
+  rows(batch: Row[]): void;
+}
+
+/** A file's base name: what a CSV's table is named after. */
+export function baseNameOf(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? name;
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/** How a file's text is read (decodeText's rule), decided without decoding it. */
+export interface TextKind {
+  encoding: TextEncodingName;
+  /** UTF-8 without a BOM and all ASCII: decoded as Latin-1, five times faster than UTF-8 on the same bytes. */
+  ascii: boolean;
+}
+
+export function textKind(b: Uint8Array): TextKind {
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { encoding: 'utf-8', ascii: false };
+  if (b[0] === 0xff && b[1] === 0xfe) return { encoding: 'utf-16le', ascii: false };
+  if (b[0] === 0xfe && b[1] === 0xff) return { encoding: 'utf-16be', ascii: false };
+  const utf16 = guessUtf16(b);
+  if (utf16) return { encoding: utf16, ascii: false };
+  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  if (isAscii(buf)) return { encoding: 'utf-8', ascii: true };
+  return { encoding: isUtf8(buf) ? 'utf-8' : 'windows-1252', ascii: false };
+}
+
+/**
+ * tools.md §2.2: a NUL byte in text that is not UTF-16 means a binary file (a ZIP or a workbook named .csv),
+ * which would otherwise come out as a table of garbage presented as success.
+ */
+export function refuseBinary(bytes: Uint8Array, encoding: TextEncodingName): void {
+  // Buffer#indexOf is a native search; Uint8Array#includes walks the bytes one by one.
+  if (!encoding.startsWith('utf-16') && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) >= 0) throw new FormatError('binary', 'NUL bytes in text');
+}
+
+/** The delimiter of a CSV, detected on its first characters (a file of one piece: on all of it). */
+export function sniffDelimiter(bytes: Uint8Array, kind = textKind(bytes)): string | null {
+  const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, kind) : null;
+  return detectDelimiterOf(pieces === null ? decodeText(bytes).text : pieces.decode(pieces.from, pieceEnd(bytes, pieces.from + 4 * SAMPLE_CHARS)));
+}
+
+/** Reads a CSV file into a rectangular table named after the file; messages go to `report`. */
+export function readCsv(file: SourceFile, o: CsvReadOptions): CsvRead {
+  const kind = textKind(file.bytes);
+  const encoding = kind.encoding;
+  refuseBinary(file.bytes, encoding);
+  const delimiter = o.delimiter ?? sniffDelimiter(file.bytes, kind) ?? ',';
+  const report = o.report ?? silent;
+  const rowsOf = (stream: OnePassCsv) => {
+    const rows: Row[] = [];
+    for (const batch of stream) for (const r of batch.rows()) rows.push(r);
+    return rows;
+  };
+  const first = new OnePassCsv(file, { ...o, delimiter, kind }, report, false);
+  let stream = first;
+  let rows: Row[];
+  try {
+    rows = rowsOf(first);
+  } catch (err) {
+    if (!(err instanceof Restart)) throw err;
+    stream = new OnePassCsv(file, { ...o, delimiter, kind }, report, true);
+    rows = rowsOf(stream);
+  }
+  // Each record is its row already (CellMaker), padded here: no second array per row.
+  for (const cells of rows) for (let i = cells.length; i < stream.width; i++) cells.push(null);
+  return { table: { name: baseNameOf(file.name), header: stream.header, rows }, encoding, delimiter };
+}
+
+/**
+ * A CSV read in one pass, its rows handed on as they are parsed: an 8-bit text is decoded and parsed in pieces
+ * (see PIECE_BYTES), so that neither the whole text nor the whole table is ever held. Its width grows as rows
+ * come and its titles are padded to it at the end. In the rare file whose piecewise read must start again on
+ * the whole text (a quote left open until the end), iterating throws Restart, whose read parses the whole text.
+ * Messages go to `report` once every row has been read.
+ */
+export class OnePassCsv implements RowStream {
+  readonly name: string;
+  readonly total = null;
+  readonly delimiter: string;
+  rowCount = 0;
+  private titles: string[] | null = null;
+  private readonly queue: Row[][] = [];
+  private readonly flow: CsvFlow;
+  private readonly pull: Iterator<void>;
+  private ended = false;
+
+  constructor(
+    private readonly file: SourceFile,
+    private readonly o: CsvReadOptions & { delimiter: string; kind: TextKind },
+    private readonly report: Report,
+    whole: boolean,
+  ) {
+    this.name = baseNameOf(file.name);
+    this.delimiter = o.delimiter;
+    this.flow = new CsvFlow(o.hasHeader, { titles: (cells) => void (this.titles = cells as string[]), rows: (batch) => void this.queue.push(batch) }, o.maxCells ?? Infinity);
+    this.pull = this.parse(whole);
+  }
+
+  private *parse(whole: boolean): Generator<void> {
+    const { file, o, flow } = this;
+    const bytes = file.bytes;
+    // Records are typed as they are parsed: their field texts die young instead of all living at once with the
+    // whole text (100,000 rows: ~50 MB of fields and arrays at the end of parsing).
+    const typing = { decimalComma: o.delimiter !== ',' };
+    const cells = new CellMaker(o.hasHeader, o.detectTypes, typing);
+    const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, o.kind) : null;
+    let unclosedQuotes: number[] = [];
+    if (pieces !== null && !whole) {
+      const delim = o.delimiter.charCodeAt(0);
+      const none = new Set<number>();
+      for (let start = pieces.from; start < bytes.length; ) {
+        let end = pieceEnd(bytes, start + PIECE_BYTES);
+        for (;;) {
+          const header = cells.header;
+          const res = parseOnce(pieces.decode(start, end), delim, none, Infinity, cells.finish);
+          if (res.unclosedAt < 0) {
+            flow.add(res.rows);
+            break;
+          }
+          if (end >= bytes.length) {
+            throw new Restart('a quote open until the end of the file', (read: { report: Report }) => new OnePassCsv(file, o, read.report, true));
+          }
+          cells.header = header;
+          end = pieceEnd(bytes, start + 2 * (end - start));
+        }
+        start = end;
+        yield;
+      }
+    } else {
+      // Each parse of the text (a quote that never closes makes another) types its records afresh.
+      const parsed = parseCsv(decodeText(bytes).text, o.delimiter, Infinity, () => new CellMaker(o.hasHeader, o.detectTypes, typing).finish);
+      unclosedQuotes = parsed.unclosedQuotes;
+      flow.add(parsed.rows);
+      yield;
+    }
+    flow.end(file.name);
+    if (o.kind.encoding === 'windows-1252') this.report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
+    if (unclosedQuotes.length > 0) this.report('warning', 'csv_unclosed_quote', { name: file.name, line: unclosedQuotes[0], count: unclosedQuotes.length });
+    flow.reportRagged(this.report, file.name);
+  }
+
+  private step(): boolean {
+    if (this.ended) return false;
+    if (this.pull.next().done) this.ended = true;
+    return !this.ended;
+  }
+
+  /** The titles as read (padded to the width once every row is read), or null without a header. */
+  get header(): string[] | null {
+    if (!this.o.hasHeader) return null;
+    while (this.titles === null && this.step());
+    return this.ended ? this.flow.header : this.titles;
+  }
+
+  /** The widest record so far: final once every row is read. */
+  get width(): number {
+    return this.flow.width;
+  }
+
+  *[Symbol.iterator](): Iterator<RowBatch> {
+    for (;;) {
+      while (this.queue.length > 0) {
+        const batch = this.queue.shift()!;
+        this.rowCount += batch.length;
+        yield new ArrayBatch(batch);
+      }
+      if (this.ended) return;
+      this.step();
+    }
+  }
+}
+
+/**
+ * Typed records, in file order, to a sink: blank lines before and after the data are not rows of the table
+ * (a run of blank records is held until a record with a value follows it), blank lines between rows are; the
+ * first record with a value is the header when there is one. Cells are counted as they pass.
+ */
+class CsvFlow {
+  header: string[] | null = null;
+  rowCount = 0;
+  width = 0;
+  ended = false;
+  private started = false;
+  private readonly pending: Row[] = [];
+  private used = 0;
+  /** Records of the table so far (header included), and where the first one was: for the ragged-row warning. */
+  private records = 0;
+  private leading = 0;
+  private expected = 0;
+  private ragged = 0;
+  private firstRagged = -1;
+  private raggedFound = 0;
+
+  constructor(
+    private readonly hasHeader: boolean,
+    private readonly sink: CsvRowSink,
+    private readonly maxCells: number,
+  ) {}
+
+  add(records: Row[]): void {
+    let out: Row[] | null = null;
+    for (const r of records) {
+      if (isBlank(r)) {
+        if (this.started) this.pending.push(r);
+        else this.leading++;
+        continue;
+      }
+      for (const f of r) if (f !== '' && f !== null) this.used++;
+      if (this.used > this.maxCells) checkCells(this.used, 0, 0, this.maxCells, '');
+      if (r.length > this.width) this.width = r.length;
+      if (!this.started) {
+        this.started = true;
+        this.expected = r.length;
+        this.records = 1;
+        if (this.hasHeader) {
+          this.header = r as string[];
+          this.sink.titles(r);
+          continue;
+        }
+      } else {
+        this.records += this.pending.length;
+        if (r.length !== this.expected) {
+          if (this.ragged++ === 0) [this.firstRagged, this.raggedFound] = [this.records, r.length];
+        }
+        this.records++;
+      }
+      out ??= [];
+      if (this.pending.length > 0) {
+        // A blank record between rows is a row, and as wide as its fields (`;;` is three empty cells).
+        for (const p of this.pending) {
+          if (p.length > this.width) this.width = p.length;
+          out.push(p);
+        }
+        this.pending.length = 0;
+      }
+      out.push(r);
+    }
+    if (out !== null) {
+      this.rowCount += out.length;
+      this.sink.rows(out);
+    }
+  }
+
+  end(name: string): void {
+    // A file with no row at all (empty, only a BOM, only blank lines) is no table: refuse it rather than
+    // answer with an empty result that looks like success.
+    if (!this.started) throw new FormatError('empty', 'no record with a value');
+    checkCells(this.used, this.rowCount + (this.header ? 1 : 0), this.width, this.maxCells, name);
+    if (this.header) {
+      const h = this.header;
+      this.header = Array.from({ length: this.width }, (_, i) => (h[i] as string | undefined) ?? '');
+    }
+    this.ended = true;
+  }
+
+  reportRagged(report: Report, name: string): void {
+    if (this.ragged === 0) return;
+    const row = this.leading + this.firstRagged + 1;
+    report('warning', 'ragged_rows', { name, count: this.ragged, row, found: this.raggedFound, expected: this.expected, width: this.width });
+  }
+}
+
+/**
+ * Turns each record into its row in place: empty fields null, the rest typed when `detect`; the header (the
+ * first record that is not blank, when there is one) stays text. Repeated texts of a column and equal dates
+ * share one value (shared-cells.ts).
+ */
+class CellMaker {
+  private readonly texts = new ColumnTexts(ownText);
+  private readonly dates = new RecentDates();
+  /** The header is still to come. */
+  header: boolean;
+
+  constructor(hasHeader: boolean, private readonly detect: boolean, private readonly typing: DetectOptions) {
+    this.header = hasHeader;
+  }
+
+  readonly finish = (record: string[]): void => {
+    const { texts, dates, detect, typing } = this;
+    const cells: Cell[] = record;
+    const len = cells.length;
+    if (this.header) {
+      if (isBlank(record)) return;
+      this.header = false;
+      for (let i = 0; i < len; i++) cells[i] = ownText(record[i]);
+      return;
+    }
+    for (let i = 0; i < len; i++) {
+      const s = cells[i] as string;
+      if (s === '') {
+        cells[i] = null;
+        continue;
+      }
+      const v = detect ? detectType(s, typing) : s;
+      cells[i] = typeof v === 'string' ? texts.share(i, v) : v instanceof Date ? dates.share(v) : v;
+    }
+  };
+}
+
+// An 8-bit text (UTF-8, Windows-1252) is decoded and parsed in pieces that end after a line feed byte (in these
+// encodings a 0x0A byte is always a line feed): the whole text of the file never exists at once (12 MB for
+// 100,000 rows, left for the next full collection while the result is written). A piece where a quote is still
+// open when it ends grows until the quote closes; a quote open at the end of the file is left to the parse of
+// the whole text (the recovery of unclosed quotes works on it).
+const PIECE_BYTES = 65_536;
+
+interface PieceDecoder {
+  encoding: TextEncodingName;
+  /** Where the text starts (after a BOM). */
+  from: number;
+  decode(start: number, end: number): string;
+}
+
+/** How to decode pieces of the bytes as decodeText decodes the whole; null for UTF-16 (then the whole is read). */
+function pieceDecoder(b: Uint8Array, kind: TextKind): PieceDecoder | null {
+  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  if (kind.encoding === 'utf-16le' || kind.encoding === 'utf-16be') return null;
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    return { encoding: 'utf-8', from: 3, decode: (s, e) => decoder.decode(b.subarray(s, e)) };
+  }
+  if (kind.ascii) return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('latin1', s, e) };
+  if (kind.encoding === 'utf-8') return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('utf8', s, e) };
+  return { encoding: 'windows-1252', from: 0, decode: (s, e) => decodeWindows1252(b.subarray(s, e)) };
+}
+
+/** The end of the piece that reaches at least `at`: just after the next line feed, or the end of the bytes. */
+function pieceEnd(b: Uint8Array, at: number): number {
+  if (at >= b.length) return b.length;
+  const lf = b.indexOf(LF, at);
+  return lf < 0 ? b.length : lf + 1;
+}
+
+/** The records of the whole text, parsed piece by piece into `flow`; false when a quote is still open at the end of the file. */
+function parsePieces(b: Uint8Array, pieces: PieceDecoder, delimiter: string, cells: CellMaker, flow: CsvFlow): boolean {
+  const delim = delimiter.charCodeAt(0);
+  const none = new Set<number>();
+  for (let start = pieces.from; start < b.length; ) {
+    let end = pieceEnd(b, start + PIECE_BYTES);
+    for (;;) {
+      const header = cells.header;
+      const res = parseOnce(pieces.decode(start, end), delim, none, Infinity, cells.finish);
+      if (res.unclosedAt < 0) {
+        flow.add(res.rows);
+        break;
+      }
+      if (end >= b.length) return false;
+      cells.header = header;
+      end = pieceEnd(b, start + 2 * (end - start));
+    }
+    start = end;
+  }
+  return true;
+}
+
+/**
+ * The text on its own. A field of 13 characters or more is a slice (or a concatenation of slices) of the whole
+ * decoded file, and one kept slice keeps all of it: once numbers and dates are typed, the texts left are a small
+ * part of the file (100,000 rows: a 12 MB text kept for 195,000 slices). Shorter ones are copies already.
+ * Joining two pieces is the cheapest way found to make a new flat string (about 0.2 µs).
+ */
+function ownText(s: string): string {
+  return s.length < 13 ? s : [s.charAt(0), s.slice(1)].join('');
+}
+
+// Decided on the parsed fields, before rows are padded and typed: padding a ragged file (one row of 100,000
+// fields among a million short ones) would allocate the whole rectangle first.
+export function checkCells(used: number, rows: number, width: number, maxCells: number, name: string): void {
+  if (used > maxCells) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: maxCells } });
+  if (rows * width > maxCells * EXTENT_FACTOR) {
+    throw new FormatError('sheet-extent', 'sheet extent', { params: { reason: 'cells', sheet: baseNameOf(name), rows, columns: width } });
+  }
+}

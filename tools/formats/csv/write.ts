@@ -1,0 +1,289 @@
+// CSV out: RFC 4180 quoting, CRLF, UTF-8 (with a BOM unless asked not to), numbers with a point and no
+// exponent, ISO dates, booleans true/false, text exactly as it is.
+import { FirstRows, rowsOf } from '../batch.ts';
+import { BoundedMap } from '../util/bounded-map.ts';
+import { joinBytes } from '../util/bytes.ts';
+import { CellError, FullCell, isoDate, type AnyCell, type RowBatch, type TableData, type TableHead, type Written } from '../model.ts';
+import { isoTime, isTimeOnly } from '../dates.ts';
+import { titleRow } from '../table/titles.ts';
+import type { TableWriter } from '../xlsx/write.ts';
+import { RecordBatch } from './book.ts';
+import { PLAIN } from './records.ts';
+
+/** Plain decimal text of a number: a point, no exponent, `-0` as `0`. */
+export function plainNumber(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  if (n === 0) return '0';
+  const s = String(n);
+  const e = s.indexOf('e');
+  if (e < 0) return s;
+  const neg = s.startsWith('-');
+  const mantissa = s.slice(neg ? 1 : 0, e);
+  const exp = Number(s.slice(e + 1));
+  const [int, frac = ''] = mantissa.split('.');
+  const digits = int + frac;
+  const point = int.length + exp;
+  let out: string;
+  if (point <= 0) out = '0.' + '0'.repeat(-point) + digits;
+  else if (point >= digits.length) out = digits + '0'.repeat(point - digits.length);
+  else out = digits.slice(0, point) + '.' + digits.slice(point);
+  return (neg ? '-' : '') + out;
+}
+
+/** Text of a cell in a CSV: dates ISO (a time of day alone as `hh:mm:ss`), booleans `true`/`false`. */
+export function csvText(c: AnyCell): string {
+  if (c === null) return '';
+  if (c instanceof FullCell) return csvText(c.value);
+  if (c instanceof CellError) return c.text;
+  if (typeof c === 'string') return c;
+  if (typeof c === 'number') return plainNumber(c);
+  if (typeof c === 'boolean') return c ? 'true' : 'false';
+  return isTimeOnly(c) ? isoTime(c) : isoDate(c);
+}
+
+export interface CsvWriteOptions {
+  delimiter?: string;
+  bom?: boolean;
+  includeHeader?: boolean;
+}
+
+/** What makes a CSV field need quotes: the delimiter, a quote, CR or LF. */
+export function quotingRule(delimiter: string): RegExp {
+  return new RegExp(`[${delimiter.replace(/[\\\]^-]/g, '\\$&')}"\r\n]`);
+}
+
+/** A field as written: quoted, its quotes doubled, when `special` finds a character that needs it. */
+export function csvField(s: string, special: RegExp): string {
+  return special.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** One row of texts as writeCsv writes it, line end included. */
+export function csvLine(fields: readonly string[], delimiter: string, special: RegExp): string {
+  let out = '';
+  for (let i = 0; i < fields.length; i++) out += (i > 0 ? delimiter : '') + csvField(fields[i], special);
+  // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
+  if (fields.length === 1 && out === '') out += '""';
+  return out + '\r\n';
+}
+
+/** A table as CSV bytes (UTF-8, CRLF), every row as wide as the table. */
+export function writeCsv(table: TableData<AnyCell>, o: CsvWriteOptions = {}): Uint8Array {
+  const withHeader = o.includeHeader !== false && table.header !== null && table.header.length > 0;
+  let width = withHeader ? table.header!.length : 0;
+  for (const r of table.rows) if (r.length > width) width = r.length;
+  const csv = new CsvWriter(width, { delimiter: o.delimiter ?? table.delimiter, bom: o.bom });
+  if (withHeader) csv.row(table.header!);
+  csv.rows(table.rows);
+  return csv.finish();
+}
+
+/**
+ * CSV written a row at a time, every row `width` fields (shorter rows padded with empty ones), for writers
+ * that get their rows in batches (row-stream.ts) and for writeCsv. The text grows by concatenation and is
+ * encoded every 64 K characters: measured on 100,000 rows, 1.5× faster than joining an array per row, and the
+ * whole text never exists as one string.
+ */
+export class CsvWriter {
+  private readonly delimiter: string;
+  private readonly special: RegExp;
+  /** Encoded text, and batches of records to copy at the end, in order. */
+  private readonly chunks: (Buffer | RecordBatch)[] = [];
+  private readonly dates = new BoundedMap<number, string>(4096);
+  private out: string;
+
+  constructor(
+    private readonly width: number,
+    o: { delimiter?: string; bom?: boolean } = {},
+  ) {
+    this.delimiter = o.delimiter ?? ',';
+    this.special = quotingRule(this.delimiter);
+    this.out = o.bom !== false ? '\uFEFF' : '';
+  }
+
+  row(row: readonly AnyCell[]): void {
+    this.rows([row]);
+  }
+
+  rows(rows: readonly (readonly AnyCell[])[]): void {
+    const { width, delimiter, special } = this;
+    let out = this.out;
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r];
+      const start = out.length;
+      for (let i = 0; i < width; i++) {
+        const c = row[i] ?? null;
+        const s = typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c);
+        if (i > 0) out += delimiter;
+        out += csvField(s, special);
+      }
+      // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
+      if (width === 1 && out.length === start) out += '""';
+      out += '\r\n';
+      if (out.length > 65_536) {
+        this.chunks.push(Buffer.from(out, 'utf8'));
+        out = '';
+      }
+    }
+    this.out = out;
+  }
+
+  /**
+   * A date's text, remembered by its time: a column of dates mostly repeats a few thousand days, and the text
+   * took 6% of excel-to-csv's time on 100,000 rows. Bounded, so distinct timestamps cost only the lookup.
+   */
+  private dateText(d: Date): string {
+    const t = d.getTime();
+    return this.dates.get(t) ?? this.dates.set(t, csvText(d));
+  }
+
+  /**
+   * Records of a CSV read with the same delimiter, copied as they are where writeCsv would write their fields
+   * back as the same bytes (csv/records.ts PLAIN), else written from their fields: the same bytes as rows()
+   * of the same fields, without a string per field (split-rows and split-by-column, CSV to CSV). They are
+   * only noted here; finish() sizes the whole CSV and copies them once into it, as no other copy is made.
+   */
+  records(batch: RecordBatch): void {
+    if (this.out.length > 0) {
+      this.chunks.push(Buffer.from(this.out, 'utf8'));
+      this.out = '';
+    }
+    this.chunks.push(batch);
+  }
+
+  /** The CSV's bytes; the writer is done. */
+  finish(): Uint8Array {
+    this.chunks.push(Buffer.from(this.out, 'utf8'));
+    this.out = '';
+    const chunks = this.chunks;
+    if (!chunks.some((c) => c instanceof RecordBatch)) {
+      const bytes = joinBytes(chunks as Buffer[]);
+      chunks.length = 0;
+      return bytes;
+    }
+    const plans = chunks.map((c) => (c instanceof RecordBatch ? this.plan(c) : null));
+    let size = 0;
+    for (let i = 0; i < chunks.length; i++) size += plans[i]?.size ?? (chunks[i] as Buffer).length;
+    // Its own memory, exactly sized: never a slice of Node's shared buffer pool.
+    const out = new Uint8Array(size);
+    let p = 0;
+    for (let i = 0; i < chunks.length; i++) {
+      const plan = plans[i];
+      if (plan) p = this.copy(chunks[i] as RecordBatch, plan, out, p);
+      else {
+        out.set(chunks[i] as Buffer, p);
+        p += (chunks[i] as Buffer).length;
+      }
+    }
+    chunks.length = 0;
+    return out;
+  }
+
+  /** A batch of records' size as written: each record's bytes, padding and line end, or its line as text. */
+  private plan(batch: RecordBatch): { size: number; lines: Map<number, Buffer> | null; spans: Int32Array | null } {
+    const { src, ks, drop } = batch;
+    const { starts, ends, counts, flags } = src;
+    const { width, delimiter, special } = this;
+    // The lines of records written as text (most records are copied as they are: no entry for them).
+    let lines: Map<number, Buffer> | null = null;
+    const spans = drop >= 0 ? new Int32Array(ks.length * 2) : null;
+    let size = 0;
+    for (let j = 0; j < ks.length; j++) {
+      const k = ks[j];
+      let len = ends[k] - starts[k];
+      let fields = counts[k];
+      if (spans && drop < fields) {
+        const [s, e] = src.span(k, drop);
+        spans[2 * j] = s;
+        spans[2 * j + 1] = e;
+        // The field and one delimiter next to it go.
+        len -= e - s + (fields > 1 ? 1 : 0);
+        fields--;
+      }
+      // A record left with no field (its only one dropped) is padded as a row of empty fields.
+      if (flags[k] & PLAIN && (len > 0 || width !== 1) && width > 0) size += len + (width - Math.max(fields, 1)) + 2;
+      else {
+        const texts = src.fields(k);
+        if (drop >= 0) texts.splice(drop, 1);
+        const line = Buffer.from(csvLine(texts, delimiter, special), 'utf8');
+        (lines ??= new Map()).set(j, line);
+        size += line.length;
+      }
+    }
+    return { size, lines, spans };
+  }
+
+  private copy(batch: RecordBatch, plan: ReturnType<CsvWriter['plan']>, out: Uint8Array, at: number): number {
+    const { src, ks, drop } = batch;
+    const { bytes, starts, ends, counts } = src;
+    const { lines, spans } = plan;
+    const d = this.delimiter.charCodeAt(0);
+    const width = this.width;
+    // A view per record: measured 1.8× faster than Buffer#copy, whose argument checks cost more than the copy.
+    const source = bytes.buffer;
+    const offset = bytes.byteOffset;
+    const copy = (from: number, to: number, p: number) => {
+      out.set(new Uint8Array(source, offset + from, to - from), p);
+      return p + to - from;
+    };
+    let p = at;
+    for (let j = 0; j < ks.length; j++) {
+      const line = lines === null ? undefined : lines.get(j);
+      if (line !== undefined) {
+        out.set(line, p);
+        p += line.length;
+        continue;
+      }
+      const k = ks[j];
+      let fields = counts[k];
+      if (spans && drop < fields) {
+        const s = spans[2 * j];
+        const e = spans[2 * j + 1];
+        // Before the field (without the delimiter that ends it when it is the first), then after it.
+        if (drop === 0) p = copy(e < ends[k] ? e + 1 : e, ends[k], p);
+        else p = copy(e, ends[k], copy(starts[k], s - 1, p));
+        fields--;
+      } else p = copy(starts[k], ends[k], p);
+      for (let f = Math.max(fields, 1); f < width; f++) out[p++] = d;
+      out[p++] = CR;
+      out[p++] = LF;
+    }
+    return p;
+  }
+}
+
+const CR = 13;
+const LF = 10;
+
+export interface CsvWriterOptions {
+  /** One character; the source's (a CSV keeps its delimiter) or a comma when left out. */
+  delimiter?: string;
+  /** A UTF-8 byte-order mark first (default true). */
+  bom?: boolean;
+  /** The title row, when the table has titles (default true). */
+  titles?: boolean;
+  /** The title row from its typed cells (a date title as the data writes dates), not its text (excel-to-csv). */
+  typedTitles?: boolean;
+  /** The table's name in the preview (a CSV holds none), when not the head's. */
+  name?: string;
+}
+
+/** A table as CSV, written as its rows come: RFC 4180 quoting, CRLF, every row as wide as the head says. */
+export function csvWriter(head: TableHead, o: CsvWriterOptions = {}): TableWriter {
+  const delimiter = o.delimiter ?? head.delimiter ?? ',';
+  const width = head.width;
+  const csv = new CsvWriter(width, { delimiter, bom: o.bom });
+  if (o.titles !== false && head.header && head.header.length > 0) csv.row(o.typedTitles ? titleRow(head)! : head.header);
+  const first = new FirstRows();
+  let count = 0;
+  return {
+    write(batch: RowBatch<AnyCell> | readonly (readonly AnyCell[])[]) {
+      first.take(batch);
+      count += batch.length;
+      if (batch instanceof RecordBatch && !batch.typed && batch.src.delimiter === delimiter) csv.records(batch);
+      else csv.rows(rowsOf(batch));
+    },
+    end(): Written {
+      return { bytes: csv.finish(), preview: first.preview(o.name ?? head.name, head.header, width, count) };
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// The format library's one error type, and the two signals its readers pass among themselves.
+//
+// - `FormatError` is a verdict on a file (broken, lying, a bomb, a password, past a limit) or on a result that a
+//   format cannot hold. Its `reason` says which; the kernel maps reasons to the service's error codes in one
+//   table (tools/core/format-errors.ts). `file` is the file it concerns (set by the workbook machinery),
+//   `where` the part or cell when known, the message a detail for logs and tests, never shown to callers.
+// - `NeedsFallback` means the file is fine but uses something a fast reader does not read: the workbook is read
+//   with SheetJS instead. Its message is for logs and tests.
+// - `Restart` means the rows a reader has handed on turned out not to be the table (a cell further left than
+//   the columns decided, a quote open until the end of a CSV read in pieces): Sheet.stream runs its consumer
+//   again on `next()`, a read that cannot go wrong that way.
+
+export type FormatReason =
+  /** Not readable as what its name says, or not a spreadsheet at all (invalid_file). */
+  | 'unreadable'
+  /** Holds no row of data. */
+  | 'empty'
+  /** Text that holds NUL bytes (a binary file named as text). */
+  | 'binary'
+  /** Encrypted with a password to open. */
+  | 'password'
+  /** An XML part declares a DTD. */
+  | 'xml-dtd'
+  /** JSON input: syntax, nesting, a top level or an item of the wrong kind. */
+  | 'json_syntax'
+  | 'json_too_deep'
+  | 'json_not_list'
+  | 'json_item_not_object'
+  /** More cells with a value than a run may read (too_complex). */
+  | 'cells'
+  /** A used range far too large for its cells. */
+  | 'sheet-extent'
+  /** A ZIP entry inflating past the ratio bound, or a file past the inflated-size bound. */
+  | 'zip-ratio'
+  | 'zip-size'
+  /** Past a bound with no message of its own (too_complex). */
+  | 'too-complex'
+  /** A result that does not fit its format (rows, columns, characters). */
+  | 'format-limit';
+
+export class FormatError extends Error {
+  readonly reason: FormatReason;
+  readonly params: Record<string, string | number>;
+  /** The part or cell concerned, when known. */
+  readonly where?: string;
+  /** The file concerned, by name (a writer's errors concern none). */
+  file?: string;
+  constructor(reason: FormatReason, message: string, o: { params?: Record<string, string | number>; where?: string; cause?: unknown } = {}) {
+    super(message, { cause: o.cause });
+    this.name = 'FormatError';
+    this.reason = reason;
+    this.params = o.params ?? {};
+    this.where = o.where;
+  }
+}
+
+/** A damaged or lying file: `unreadable`, the detail for logs. */
+export const damaged = (detail: string, where?: string) => new FormatError('unreadable', detail, { where });
+
+export const passwordProtected = (detail: string) => new FormatError('password', detail);
+
+export class NeedsFallback extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'NeedsFallback';
+  }
+}
+
+export class Restart extends Error {
+  constructor(
+    reason: string,
+    /** The read to use instead, given the new attempt's SheetRead (book.ts). */
+    readonly next: (read: never) => unknown,
+  ) {
+    super(reason);
+    this.name = 'Restart';
+  }
+}

@@ -1,0 +1,31 @@
+// The format library's one public entry: tools and the kernel import from here, never from a format's folder.
+// README "How it is built" draws the layers; "How to add a format" says what a reader or writer implements.
+export * from './model.ts';
+export { FormatError, type FormatReason } from './errors.ts';
+export { openWorkbook, type OpenOptions } from './open.ts';
+export { ArrayTable, tableOf, writtenOf } from './batch.ts';
+export { zipBuilder } from './zip/write.ts';
+/** A map that forgets everything when full: caches with a bound, for the kernel and adapters too. */
+export { BoundedMap } from './util/bounded-map.ts';
+
+// Writers: each takes a table's head, then its rows in batches, and gives Written (bytes + preview rows).
+export { XlsxWriter, xlsxWriter, writeXlsx, sheetNames, XLSX_MAX_ROWS, XLSX_MAX_COLUMNS, XLSX_MAX_CELL_CHARS, type TableWriter } from './xlsx/write.ts';
+export { csvWriter, writeCsv, csvText, plainNumber, type CsvWriterOptions } from './csv/write.ts';
+export { jsonWriter, type Layout as JsonLayout } from './json/write.ts';
+export { tableWriter } from './writers.ts';
+export { writeHtml, type HtmlOptions } from './html/write.ts';
+export { elementNames, writeXml, type XmlOptions } from './xml/write.ts';
+export { ELEMENT_NAME_OR_EMPTY, MAX_NAME_CHARS } from './markup.ts';
+export { writeSql, type SqlOptions } from './sql/write.ts';
+export { columnInfo, type ColumnInfo } from './sql/column-types.ts';
+export { DIALECT, DIALECTS, type Dialect } from './sql/dialects.ts';
+export { columnNames, DEFAULT_TABLE, tableName, type ColumnNames } from './sql/names.ts';
+
+// Table helpers shared by tools: stacking, titles, names, message lists.
+export { stack, type StackOptions, type StackSource } from './table/stack.ts';
+export { titleRow, titleCell } from './table/titles.ts';
+export { namedTitles, uniqueNames } from './table/names.ts';
+export { listText } from './report.ts';
+export { DELIMITERS } from './csv/read.ts';
+export { JSON_MAX_DEPTH } from './json/read.ts';
+export { planColumns, renderPdf, type PdfTable } from './pdf/layout.ts';

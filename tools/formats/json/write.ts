@@ -1,0 +1,496 @@
+// JSON text of rows, in the layout JSON.stringify(rows, null, 2) gives (or without spaces): excel-to-json's
+// writer. Rows of typed cells are written into one growing string encoded every 64 K characters; a CSV's
+// records are written straight from their UTF-8 bytes (csvJsonBytes), typing only the fields that may be a
+// number, date or boolean.
+//
+// Measured on 100,000 rows × 10 columns: a text per cell joined per row took ~3× the time of one growing
+// string; from the CSV's bytes, no table and no string per text field, the whole conversion took about a
+// third of the table path's.
+import { FirstRows, rowsOf } from '../batch.ts';
+import { joinBytes } from '../util/bytes.ts';
+import { CellError, FullCell, type AnyCell, type Cell, type RowBatch, type TableHead, type Written } from '../model.ts';
+import { RecordBatch } from '../csv/book.ts';
+import { csvText } from '../csv/write.ts';
+import type { TableWriter } from '../xlsx/write.ts';
+import { fieldAt, type CsvRecords } from '../csv/records.ts';
+import { detectType } from '../csv/detect-type.ts';
+
+export interface Layout {
+  pretty: boolean;
+  /** Property names (objects) or null (lists). */
+  keys: string[] | null;
+  /** Objects leave out their empty values; lists keep them, so that positions hold. */
+  skipEmpty: boolean;
+  width: number;
+}
+
+// Text JSON.stringify would escape: quotes, backslashes, control characters, and surrogates (lone ones are
+// escaped; for a string holding any, JSON.stringify decides). Anything else is written between quotes as it is.
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+const stringText = (s: string) => (ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`);
+
+/** JSON text of a cell; the text of a date is remembered by its time (a column of dates repeats them). */
+function valueText(c: AnyCell, dates: Map<number, string>): string {
+  if (c === null) return 'null';
+  if (c instanceof FullCell) return valueText(c.value, dates);
+  if (c instanceof CellError) return stringText(c.text);
+  if (typeof c === 'string') return stringText(c);
+  if (typeof c === 'number') return Number.isFinite(c) ? String(c) : stringText(String(c));
+  if (typeof c === 'boolean') return c ? 'true' : 'false';
+  const time = c.getTime();
+  let text = dates.get(time);
+  if (text === undefined) {
+    text = stringText(csvText(c));
+    if (dates.size < 4096) dates.set(time, text);
+  }
+  return text;
+}
+
+/** The pieces every row repeats: each column's `"key": ` with its indent, and the brackets. */
+function pieces(o: Layout) {
+  const indent = o.pretty ? '\n    ' : '';
+  const prefix = Array.from({ length: o.width }, (_, i) => indent + (o.keys === null ? '' : JSON.stringify(o.keys[i]) + (o.pretty ? ': ' : ':')));
+  const [open, close] = o.keys === null ? ['[', ']'] : ['{', '}'];
+  return {
+    prefix,
+    rowStart: (o.pretty ? '\n  ' : '') + open,
+    close,
+    closeAfter: (o.pretty ? '\n  ' : '') + close,
+    end: (rows: number) => (o.pretty && rows > 0 ? '\n' : '') + ']\n',
+    skip: o.skipEmpty && o.keys !== null,
+  };
+}
+
+/** JSON of rows given a batch at a time (the titles of a list first), written into one growing string. */
+function textJson(o: Layout, titles: readonly string[] | null): JsonOut {
+  const chunks: Uint8Array[] = [];
+  const p = pieces(o);
+  const dates = new Map<number, string>();
+  let text = '[';
+  let n = 0;
+  const rows = (batch: readonly (readonly AnyCell[])[]) => {
+    for (let r = 0; r < batch.length; r++) {
+      const row = batch[r];
+      text += (n++ > 0 ? ',' : '') + p.rowStart;
+      let written = 0;
+      for (let i = 0; i < o.width; i++) {
+        const c = row[i] ?? null;
+        if (c === null && p.skip) continue;
+        text += (written++ > 0 ? ',' : '') + p.prefix[i] + valueText(c, dates);
+      }
+      text += written > 0 ? p.closeAfter : p.close;
+      if (text.length > 65_536) {
+        chunks.push(Buffer.from(text, 'utf8'));
+        text = '';
+      }
+    }
+  };
+  if (titles) rows([titles]);
+  return {
+    rows,
+    end() {
+      chunks.push(Buffer.from(text + p.end(n), 'utf8'));
+      return joinBytes(chunks);
+    },
+  };
+}
+
+/** Where a table's JSON goes: rows, or a CSV's records written from their bytes. */
+interface JsonOut {
+  rows(batch: readonly (readonly AnyCell[])[]): void;
+  records?(ks: ArrayLike<number>): void;
+  end(): Uint8Array;
+}
+
+/** `count` rows (`rowAt` gives each) as JSON bytes. */
+export function jsonBytes(count: number, rowAt: (r: number) => readonly AnyCell[], o: Layout): Uint8Array {
+  const out = textJson(o, null);
+  for (let r = 0; r < count; r += 512) out.rows(Array.from({ length: Math.min(512, count - r) }, (_, k) => rowAt(r + k)));
+  return out.end();
+}
+
+/**
+ * A table as JSON, written as its batches come: the batches of a CSV read with types (csv/book.ts) from their
+ * records' bytes, any other rows from their cells.
+ */
+export function jsonWriter(head: TableHead, o: Layout, titles: readonly string[] | null): TableWriter {
+  let out: JsonOut | null = null;
+  const first = new FirstRows();
+  let count = 0;
+  return {
+    write(batch: RowBatch<AnyCell> | readonly (readonly AnyCell[])[]) {
+      first.take(batch);
+      count += batch.length;
+      if (batch instanceof RecordBatch && batch.typed && batch.drop < 0) {
+        out ??= recordsJson(batch.src, o, titles);
+        if (out.records) return out.records(batch.ks);
+      }
+      out ??= textJson(o, titles);
+      out.rows(rowsOf(batch));
+    },
+    end(): Written {
+      return { bytes: (out ?? textJson(o, titles)).end(), preview: first.preview(head.name, head.header, head.width, count) };
+    },
+  };
+}
+
+/** A CSV's data records, typed, as JSON (csvJsonBytes's rule). */
+export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string[] | null): Uint8Array {
+  const out = recordsJson(src, o, titles);
+  out.records!(Int32Array.from({ length: src.rowCount }, (_, j) => src.first + j));
+  return out.end();
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const MINUS = 45;
+const COMMA = 44;
+const HEX = '0123456789abcdef';
+// JSON.stringify's escapes for control characters: the short ones where JSON has them, else \u00xx.
+const SHORT: Record<number, number> = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114 };
+
+/** A growing output buffer of bytes. */
+class ByteOut {
+  buf: Buffer;
+  at = 0;
+  constructor(size: number) {
+    this.buf = Buffer.allocUnsafeSlow(Math.max(size, 1024));
+  }
+  room(n: number): void {
+    if (this.at + n <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafeSlow(Math.max(this.at + n, Math.floor(this.buf.length * 1.5)));
+    bigger.set(this.buf.subarray(0, this.at));
+    this.buf = bigger;
+  }
+  /** Bytes too short for a native copy to pay (keys, brackets). */
+  put(bytes: Uint8Array): void {
+    this.room(bytes.length);
+    const o = this.buf;
+    let at = this.at;
+    for (let i = 0; i < bytes.length; i++) o[at++] = bytes[i];
+    this.at = at;
+  }
+  /** Text of ASCII characters only (numbers, dates, booleans, null). */
+  ascii(s: string): void {
+    this.room(s.length);
+    const o = this.buf;
+    let at = this.at;
+    for (let i = 0; i < s.length; i++) o[at++] = s.charCodeAt(i);
+    this.at = at;
+  }
+  text(s: string): void {
+    this.room(s.length * 3);
+    this.at += this.buf.write(s, this.at, 'utf8');
+  }
+  /** The bytes written, in an ArrayBuffer of their own (copied only when more than an eighth is unused). */
+  bytes(): Uint8Array {
+    if (this.buf.length - this.at <= this.at >> 3) return new Uint8Array(this.buf.buffer, this.buf.byteOffset, this.at);
+    const out = new Uint8Array(this.at);
+    out.set(this.buf.subarray(0, this.at));
+    return out;
+  }
+}
+
+const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
+
+/**
+ * A CSV's data records (and its titles first, for lists with `titles`) as the same JSON bytes jsonBytes
+ * writes for the rows readCsv types. A field is typed only when it may be a number, date or boolean (it
+ * starts like one, or is as long as a boolean word), or when it is quoted; any other text is copied from the
+ * file with JSON's escapes. Typed values never hold a byte outside ASCII, so a candidate read as Latin-1
+ * types exactly as its UTF-8 text would.
+ */
+function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | null): JsonOut {
+  const p = pieces(o);
+  // Every column's `"key": ` encoded once, end to end (a Uint8Array per key costs a wide table dearly).
+  const keys = new ByteOut(o.width * 16);
+  const keyAt = new Int32Array(o.width + 1);
+  for (let i = 0; i < o.width; i++) {
+    keyAt[i] = keys.at;
+    keys.text(p.prefix[i]);
+  }
+  keyAt[o.width] = keys.at;
+  const keyBytes = keys.buf;
+  const rowStart = utf8(p.rowStart);
+  const nextRowStart = utf8(',' + p.rowStart);
+  const closeAfter = utf8(p.closeAfter);
+  const close = utf8(p.close);
+  const { bytes: b, starts, ends, literal } = src;
+  const delimiter = src.delimiter;
+  const d = delimiter.charCodeAt(0);
+  const decimalComma = src.delimiter !== ',';
+  const typing = { decimalComma };
+  const dates = new Map<number, string>();
+  const dateTexts = new Map<string, string>();
+  const rows = src.rowCount + (titles ? 1 : 0);
+  // Every key and value written once, as without skip-empty-values; with it, the size of a sparse table's
+  // JSON is unknown (empty cells write nothing), and the buffer grows from the file's size.
+  const out = new ByteOut(p.skip ? b.length * 2 + 1024 : b.length + 16 + rows * (keyAt[o.width] + o.width * 3 + 8));
+  /** The key of column `col`, after a comma unless it is the row's first value. */
+  const key = (col: number, first: boolean) => {
+    const from = keyAt[col];
+    const to = keyAt[col + 1];
+    out.room(to - from + 1);
+    const ob = out.buf;
+    let at = out.at;
+    if (!first) ob[at++] = COMMA;
+    for (let i = from; i < to; i++) ob[at++] = keyBytes[i];
+    out.at = at;
+  };
+  out.ascii('[');
+  let n = 0;
+  if (titles) {
+    out.put(rowStart);
+    for (let i = 0; i < o.width; i++) {
+      key(i, i === 0);
+      out.text(stringText(titles[i]));
+    }
+    out.put(o.width > 0 ? closeAfter : close);
+    n++;
+  }
+  const records = (ks: ArrayLike<number>) => {
+  for (let j = 0; j < ks.length; j++) {
+    const k = ks[j];
+    out.put(n++ > 0 ? nextRowStart : rowStart);
+    const start = starts[k];
+    const end = ends[k];
+    // The record as Latin-1 (one character per byte): candidates for typing are slices of it.
+    const line = b.toString('latin1', start, end);
+    let written = 0;
+    let i = start;
+    let col = 0;
+    for (;;) {
+      const s = i;
+      let ascii: string | null = null;
+      let empty = false;
+      if (i < end && b[i] === QUOTE && !(literal.size > 0 && literal.has(i))) {
+        const c = b[i + 1];
+        let typed: Cell | undefined;
+        if (c !== QUOTE ? CANDIDATE[c] || (c === COMMA && decimalComma) : b[i + 2] !== QUOTE) {
+          // It may be typed (or be empty): its value read from the Latin-1 line (the quotes undone) is
+          // typed, and kept only when it is a number, date or boolean (all ASCII).
+          const { value, next } = fieldAt(line, i - start, delimiter);
+          typed = value === '' ? null : detectType(value, typing);
+          if (typeof typed === 'number') ascii = plainAsText(value) ? value : valueText(typed, dates);
+          else if (typed === null) empty = true;
+          else if (typeof typed !== 'string') ascii = valueText(typed, dates);
+          if (typeof typed !== 'string') i = start + next;
+        }
+        if (typed === undefined || typeof typed === 'string') {
+          // Text: copied from the bytes with its escapes, `""` as one quote, while its end is looked for.
+          key(col, written++ === 0);
+          i = escapedQuoted(out, b, i, end, d);
+          col++;
+          if (i >= end) break;
+          i++;
+          continue;
+        }
+      } else {
+        const c = i < end ? b[i] : d;
+        if (c === d) empty = true;
+        else if (!(CANDIDATE[c] || (c === COMMA && decimalComma))) {
+          // Text for sure (nothing typed starts so): copied with its escapes while its end is looked for.
+          key(col, written++ === 0);
+          i = escapedUntil(out, b, i, end, d);
+          col++;
+          if (i >= end) break;
+          i++;
+          continue;
+        } else {
+          while (i < end && b[i] !== d) i++;
+          const len = i - s;
+          if (CANDIDATE[c] === NUMERIC || len === 4 || len === 5 || len === 9) {
+            const t = line.slice(s - start, i - start);
+            // A date's text is remembered by its own text: a column of dates repeats them.
+            const maybeDate = len >= 8 && (b[s + 4] === MINUS || b[s + 1] === SLASH || b[s + 2] === SLASH);
+            ascii = maybeDate ? (dateTexts.get(t) ?? null) : null;
+            if (ascii === null) {
+              const typed = detectType(t, typing);
+              if (typeof typed === 'number') ascii = plainAsText(t) ? t : valueText(typed, dates);
+              else if (typeof typed !== 'string') {
+                ascii = valueText(typed, dates);
+                if (maybeDate && dateTexts.size < 4096) dateTexts.set(t, ascii);
+              }
+            }
+          }
+        }
+      }
+      if (!empty || !p.skip) {
+        key(col, written++ === 0);
+        if (empty) out.ascii('null');
+        else if (ascii !== null) out.ascii(ascii);
+        else {
+          out.room(6 * (i - s) + 2);
+          escapedBytes(out, b, s, i);
+        }
+      }
+      col++;
+      if (i >= end) break;
+      i++;
+    }
+    for (; col < o.width; col++) {
+      if (p.skip) continue;
+      key(col, written++ === 0);
+      out.ascii('null');
+    }
+    out.put(written > 0 ? closeAfter : close);
+  }
+  };
+  // Rows that come as cells (a batch not read from this CSV): written as textJson writes them.
+  const asText = (batch: readonly (readonly AnyCell[])[]) => {
+    let text = '';
+    for (const row of batch) {
+      text += (n++ > 0 ? ',' : '') + p.rowStart;
+      let written = 0;
+      for (let i = 0; i < o.width; i++) {
+        const c = row[i] ?? null;
+        if (c === null && p.skip) continue;
+        text += (written++ > 0 ? ',' : '') + p.prefix[i] + valueText(c, dates);
+      }
+      text += written > 0 ? p.closeAfter : p.close;
+    }
+    out.text(text);
+  };
+  return {
+    records,
+    rows: asText,
+    end() {
+      out.text(p.end(n));
+      return out.bytes();
+    },
+  };
+}
+
+const NUMERIC = 1;
+const WORD = 2;
+/** First bytes of what detectType may type: numbers and dates (digits, minus, point), boolean words. */
+const CANDIDATE = new Uint8Array(256);
+for (const c of '0123456789-.') CANDIDATE[c.charCodeAt(0)] = NUMERIC;
+for (const c of 'tfvTFV') CANDIDATE[c.charCodeAt(0)] = WORD;
+const SLASH = 47;
+const ZERO = 48;
+
+/**
+ * Whether String(n) writes a number detectType read from `t` exactly as `t` (then `t` is copied): a
+ * decimal of at most 15 significant digits is the shortest text of its double, so only the form can differ —
+ * a decimal comma, `-0`, `.5`, trailing zeros, or seven or more leading zeros (1e-7).
+ */
+function plainAsText(t: string): boolean {
+  const neg = t.charCodeAt(0) === MINUS ? 1 : 0;
+  const dot = t.indexOf('.');
+  if (dot < 0) return t.indexOf(',') < 0 && !(neg && t.length === 2 && t.charCodeAt(1) === ZERO);
+  if (dot === neg || t.charCodeAt(t.length - 1) === ZERO) return false;
+  if (t.charCodeAt(neg) !== ZERO) return true;
+  let z = dot + 1;
+  while (t.charCodeAt(z) === ZERO) z++;
+  return z - dot - 1 < 6;
+}
+
+/**
+ * A text field's bytes from `from` up to the delimiter (or `end`) as a JSON string, escaped as escapedBytes
+ * escapes; returns where the field ends. Room is made a block at a time, so a huge field never asks for six
+ * times its size at once.
+ */
+function escapedUntil(out: ByteOut, b: Buffer, from: number, end: number, d: number): number {
+  let i = from;
+  // Bytes above the delimiter and the backslash (most letters) are copied after one comparison.
+  const hi = d > BACKSLASH ? d : BACKSLASH;
+  out.room(1);
+  out.buf[out.at++] = QUOTE;
+  for (;;) {
+    const stop = Math.min(end, i + 16_384);
+    out.room(6 * (stop - i) + 1);
+    const o = out.buf;
+    let at = out.at;
+    for (; i < stop; i++) {
+      const c = b[i];
+      if (c > hi) o[at++] = c;
+      else if (c === d) break;
+      else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
+      else at = escapeByte(o, at, c);
+    }
+    out.at = at;
+    if (i < stop || i >= end) break;
+  }
+  out.buf[out.at++] = QUOTE;
+  return i;
+}
+
+/**
+ * A quoted field from its opening quote at `from` as a JSON string: the text between the quotes (`""` is one
+ * quote), then whatever follows the closing quote up to the delimiter; returns where the field ends. The
+ * record was cut by scanRecords, so the quote closes before `end`.
+ */
+function escapedQuoted(out: ByteOut, b: Buffer, from: number, end: number, d: number): number {
+  let i = from + 1;
+  const hi = d > BACKSLASH ? d : BACKSLASH;
+  out.room(1);
+  out.buf[out.at++] = QUOTE;
+  let open = true;
+  for (;;) {
+    const stop = Math.min(end, i + 16_384);
+    out.room(6 * (stop - i) + 1);
+    const o = out.buf;
+    let at = out.at;
+    for (; i < stop; i++) {
+      const c = b[i];
+      if (c > hi) o[at++] = c;
+      else if (c === QUOTE && open) {
+        if (b[i + 1] !== QUOTE) open = false;
+        else {
+          o[at++] = BACKSLASH;
+          o[at++] = QUOTE;
+          i++;
+        }
+      } else if (c === d && !open) break;
+      else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
+      else at = escapeByte(o, at, c);
+    }
+    out.at = at;
+    if (i < stop || i >= end) break;
+  }
+  out.buf[out.at++] = QUOTE;
+  return i;
+}
+
+function escapeByte(o: Buffer, at: number, c: number): number {
+  o[at++] = BACKSLASH;
+  if (c === QUOTE || c === BACKSLASH) o[at++] = c;
+  else if (SHORT[c] !== undefined) o[at++] = SHORT[c];
+  else {
+    o[at++] = 117; // u
+    o[at++] = 48;
+    o[at++] = 48;
+    o[at++] = HEX.charCodeAt(c >> 4);
+    o[at++] = HEX.charCodeAt(c & 15);
+  }
+  return at;
+}
+
+/** The bytes as the inside of a JSON string: `"` and `\` escaped, control characters as JSON.stringify writes them. */
+function escapedBytes(out: ByteOut, b: Buffer, from: number, to: number): void {
+  const o = out.buf;
+  let at = out.at;
+  o[at++] = QUOTE;
+  for (let i = from; i < to; i++) {
+    const c = b[i];
+    if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
+    else if (c === QUOTE || c === BACKSLASH) {
+      o[at++] = BACKSLASH;
+      o[at++] = c;
+    } else if (SHORT[c] !== undefined) {
+      o[at++] = BACKSLASH;
+      o[at++] = SHORT[c];
+    } else {
+      o[at++] = BACKSLASH;
+      o[at++] = 117; // u
+      o[at++] = 48;
+      o[at++] = 48;
+      o[at++] = HEX.charCodeAt(c >> 4);
+      o[at++] = HEX.charCodeAt(c & 15);
+    }
+  }
+  o[at++] = QUOTE;
+  out.at = at;
+}

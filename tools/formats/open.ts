@@ -1,0 +1,120 @@
+// openWorkbook: the one way into the format library. The reader is chosen from the content (sniff.ts); the
+// name only decides among the readings its extension allows, since the kernel admitted the file by it:
+//
+//   extension         content read as
+//   .xlsx .xlsm       ZIP → xlsx (an ods too); OLE → xls (BIFF8 saved under the wrong name) or a password
+//   .xls              OLE or BIFF → xls; ZIP → xlsx; HTML → its tables; SpreadsheetML 2003; tab-separated text
+//                     (web applications export all of these as "Excel"; tools.md §2.2)
+//   .ods .xlsb        ZIP → SheetJS
+//   .csv              text (any encoding, any delimiter); anything else → binary
+//   .json             JSON
+//
+// Any other pairing is `unreadable`. When the content is not what the extension says, an info message says
+// what it was read as. Fast readers hand what they do not fully understand to SheetJS (fallback.ts).
+import { Book, type BookReader, type ReadOptions } from './book.ts';
+import { CsvReader } from './csv/book.ts';
+import { baseNameOf, detectDelimiterOf, decodeText } from './csv/read.ts';
+import { FormatError } from './errors.ts';
+import { SheetJsReader } from './fallback.ts';
+import { HtmlReader } from './html/read.ts';
+import { JsonReader } from './json/read.ts';
+import type { Cell, ContentFormat, FormatContext, SourceFile, Workbook } from './model.ts';
+import { sniff, type Content } from './sniff.ts';
+import { XlsReader } from './xls/read.ts';
+import { XlsxReader } from './xlsx/read.ts';
+
+export interface OpenOptions {
+  /** The first row holds the titles. */
+  hasHeader: boolean;
+  /** Text formats (CSV, HTML): numbers, dates and booleans typed by csv-to-excel's rules; else every value is its text. Default true. */
+  detectTypes?: boolean;
+  /** CSV: one character; detected when left out. */
+  delimiter?: string;
+  /** Sheets the caller reads: `first` lets a reader that parses whole workbooks (SheetJS) parse only that one. Default `all`. */
+  sheets?: 'first' | 'all';
+  /** Tests: read with SheetJS, the reader of last resort, to compare the fast readers with it. */
+  reader?: 'sheetjs';
+}
+
+const extensionOf = (name: string) => {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+};
+
+const WORKBOOKS = new Set(['xlsx', 'xlsm', 'xls', 'ods', 'xlsb']);
+
+/** Opens a file as a workbook; its sheets are read as they are asked for. */
+export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOptions): Workbook<Cell> {
+  const ext = extensionOf(file.name);
+  const read: ReadOptions = { hasHeader: o.hasHeader, detectTypes: o.detectTypes ?? true, delimiter: o.delimiter };
+  const sheets = o.sheets ?? 'all';
+  const open = (reader: () => BookReader, fallback?: ContentFormat) => Book.open(file, ctx, read, sheets, reader, fallback ? () => new SheetJsReader(file.bytes, fallback, sheets) : null);
+  let csv: CsvReader | null = null;
+  // A text format's reader takes any text, and refuses whatever is not (a ZIP named .csv is binary).
+  if (ext === 'csv' && o.reader === undefined) return open(() => new CsvReader(file, o.delimiter));
+  if (ext === 'json' && o.reader === undefined) return open(() => new JsonReader(file));
+  const content = sniff(file.bytes);
+  if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets)), file, ext, ctx, null);
+  if (!WORKBOOKS.has(ext)) throw unreadable(file, `.${ext} is not a format read here`);
+  const book = (() => {
+    switch (content) {
+      case 'zip':
+        return open(() => (ext === 'xlsb' || ext === 'ods' ? new SheetJsReader(file.bytes, ext === 'ods' ? 'ods' : 'xlsx', sheets) : new XlsxReader(file.bytes)), ext === 'ods' ? 'ods' : 'xlsx');
+      case 'cfb':
+        return open(() => new XlsReader(file.bytes), 'xls');
+      case 'biff':
+        return open(() => new SheetJsReader(file.bytes, 'biff', sheets));
+      case 'html':
+        if (ext === 'xls') return open(() => new HtmlReader(file, ctx));
+        break;
+      case 'spreadsheetml':
+        if (ext === 'xls') return open(() => new SheetJsReader(spreadsheetMl(file), 'spreadsheetml', sheets));
+        break;
+      case 'text':
+        // Tab-separated text named .xls (Excel's "Unicode text", many web exports): read as the CSV it is. A
+        // comma CSV named .xls is no such export, and stays refused as not what its name says.
+        if (ext === 'xls' && detectDelimiterOf(decodeText(file.bytes.subarray(0, 256 * 1024)).text) === '\t') return open(() => (csv = new CsvReader(file, '\t')));
+        break;
+    }
+    throw unreadable(file, `${content} content`);
+  })();
+  return announce(book, file, ext, ctx, csv);
+}
+
+/** What content the extension itself stands for. */
+const CLAIMED: Record<string, ContentFormat[]> = { xlsx: ['xlsx'], xlsm: ['xlsx'], xls: ['xls', 'biff'], ods: ['ods'], xlsb: ['xlsx'] };
+
+/** The info message when the content is not what the extension says. */
+function announce(book: Workbook<Cell>, file: SourceFile, ext: string, ctx: FormatContext, csv: CsvReader | null): Workbook<Cell> {
+  const claimed = CLAIMED[ext];
+  if (claimed && !claimed.includes(book.format)) {
+    const delimiter = csv ? ctx.t(`names.delimiter-${DELIMITER_NAMES[csv.delimiter] ?? 'comma'}`) : '';
+    ctx.message('info', 'read_as', { name: file.name, extension: `.${ext}`, content: ctx.t(`names.content-${book.format}`, { delimiter }) });
+  }
+  return book;
+}
+
+const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
+
+function formatOf(content: Content, ext: string): ContentFormat {
+  if (content === 'zip') return ext === 'ods' ? 'ods' : 'xlsx';
+  if (content === 'cfb') return 'xls';
+  if (content === 'spreadsheetml') return 'spreadsheetml';
+  return 'biff';
+}
+
+/** SpreadsheetML is XML SheetJS parses with its own parser: a DTD is refused first, as in every XML we read. */
+function spreadsheetMl(file: SourceFile): Uint8Array {
+  const head = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+  if (head.includes('<!DOCTYPE') || head.includes('<!ENTITY')) throw Object.assign(new FormatError('xml-dtd', 'SpreadsheetML with a DTD'), { file: file.name });
+  return file.bytes;
+}
+
+function unreadable(file: SourceFile, detail: string): FormatError {
+  const err = new FormatError('unreadable', detail);
+  err.file = file.name;
+  return err;
+}
+
+export { baseNameOf };

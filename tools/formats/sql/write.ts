@@ -1,0 +1,63 @@
+// A table as a SQL script (excel-to-sql): CREATE TABLE with the column types given, then INSERT statements of
+// `batchSize` rows each. Names, types and literals per dialect: names.ts, column-types.ts, dialects.ts.
+// Statements end with `;` and lines with LF; the script is UTF-8 without BOM.
+import { writtenOf } from '../batch.ts';
+import type { Row, Written } from '../model.ts';
+import { joinBytes } from '../util/bytes.ts';
+import type { ColumnInfo } from './column-types.ts';
+import { literal, typeNames, type Dialect } from './dialects.ts';
+
+export interface SqlOptions {
+  dialect: Dialect;
+  /** The table's name, valid for the dialect (names.ts tableName). */
+  table: string;
+  /** The column names, valid and unique (names.ts columnNames). */
+  columns: string[];
+  /** Each column's type, from its values (column-types.ts columnInfo). */
+  types: ColumnInfo[];
+  createTable: boolean;
+  batchSize: number;
+}
+
+/** The script of a table's rows, and how many INSERT statements it holds. */
+export function writeSql(rows: readonly Row[], o: SqlOptions): Written & { statements: number } {
+  const { dialect: d, table: name, columns, types: infos } = o;
+  // The script is encoded as it is written, in pieces of about 64 KB joined once: holding every statement as
+  // a string until the end cost about four times the script (lines, their join, the encoded copy).
+  const chunks: Uint8Array[] = [];
+  let out = '';
+  let blocks = 0;
+  /** One block of lines; blocks are separated by an empty line. */
+  const block = (lines: string[]) => {
+    if (blocks++ > 0) out += '\n';
+    out += lines.join('\n') + '\n';
+    if (out.length > 65_536) {
+      chunks.push(Buffer.from(out, 'utf8'));
+      out = '';
+    }
+  };
+  if (d.preamble.length > 0) block(d.preamble);
+  if (o.createTable) block(createTable(d, name, columns, infos));
+  const head = `INSERT INTO ${d.quote(name)} (${columns.map(d.quote).join(', ')}) VALUES`;
+  const size = o.batchSize;
+  let statements = 0;
+  for (let start = 0; start < rows.length; start += size) {
+    const end = Math.min(rows.length, start + size);
+    const lines = [head];
+    for (let r = start; r < end; r++) {
+      const row = rows[r];
+      const values = infos.map((info, c) => literal(row[c] ?? null, info.type, d));
+      lines.push(`  (${values.join(', ')})${r === end - 1 ? ';' : ','}`);
+    }
+    block(lines);
+    statements++;
+  }
+  chunks.push(Buffer.from(out, 'utf8'));
+  return { ...writtenOf(joinBytes(chunks), { name, header: columns, width: columns.length }, rows), statements };
+}
+
+function createTable(d: Dialect, name: string, names: string[], infos: ColumnInfo[]): string[] {
+  const types = typeNames(infos.map((info) => info.type), d);
+  const defs = names.map((n, i) => `  ${d.quote(n)} ${types[i]}${i < names.length - 1 ? ',' : ''}`);
+  return [`CREATE TABLE ${d.quote(name)} (`, ...defs, `)${d.tableSuffix};`];
+}

@@ -1,0 +1,310 @@
+// One worksheet part, streamed into a SheetGrid: only `sheetData` is read, and in it only what carries cells:
+// `row` (r), `c` (r, t, s), `v`, inline strings (`is` → `t`, phonetic runs left out) and `f` (only to know that
+// a formula was saved without its value). Everything else (dimension, merged cells, extensions) is skipped;
+// the declared `<dimension>` in particular is never trusted.
+//
+// Cell types, as SheetJS reads them (read-table.ts documents the rules):
+// - number (`n` or no type): the value, or a date when its format is a date format and it is not negative;
+// - `s` shared string, `str` formula text, `inlineStr`: text, empty text is an empty cell;
+// - `b` boolean (`1`/`true`), `e` error: its text, counted in a warning;
+// - no value: an empty cell, counted when a number or shared string formula had no cached value;
+// - `d` (ISO dates, written only by a few tools) and unknown types go to SheetJS, as do cell references that
+//   are not plain `A1` style within Excel's grid.
+import type { Cell } from '../model.ts';
+import { ColumnTexts, RecentDates } from '../shared-cells.ts';
+import { numberCell, type DateKind } from '../number-format.ts';
+import { damaged, NeedsFallback } from '../errors.ts';
+import type { SheetGrid } from '../grid.ts';
+import { AttrCursor, cellString, decodeEntities, MAX_TOKEN_BYTES, nameIs, XmlScanner, type XmlHandler } from '../xml/scan.ts';
+import { inflateChunks, type InflateBudget, type ZipArchive, type ZipEntry } from '../zip/read.ts';
+
+const MAX_ROW = 1_048_576;
+const MAX_COL = 16_384;
+
+// Cell types.
+const NUMBER = 0;
+const SHARED = 1;
+const FORMULA_TEXT = 2;
+const INLINE = 3;
+const BOOLEAN = 4;
+const ERROR = 5;
+
+export interface SheetContext {
+  grid: SheetGrid;
+  strings: string[];
+  dateKinds: DateKind[];
+  date1904: boolean;
+}
+
+export function readSheet(zip: ZipArchive, entry: ZipEntry, budget: InflateBudget, ctx: SheetContext): void {
+  for (const _ of sheetSteps(zip, entry, budget, ctx));
+}
+
+/** readSheet a step at a time: each step scans one inflated chunk into the grid. */
+export function* sheetSteps(zip: ZipArchive, entry: ZipEntry, budget: InflateBudget, ctx: SheetContext): Generator<void> {
+  const scanner = new XmlScanner(new SheetHandler(ctx));
+  for (const chunk of inflateChunks(zip, entry, budget)) {
+    scanner.push(chunk);
+    yield;
+  }
+  scanner.end();
+}
+
+class SheetHandler implements XmlHandler {
+  private inData = false;
+  private row = -1;
+  private col = -1;
+  private inCell = false;
+  private cellRow = 0;
+  private cellCol = 0;
+  private type = NUMBER;
+  private style = -1;
+  private hasFormula = false;
+  private inV = false;
+  private v: string | null = null;
+  /** A number or shared-string index read straight from the bytes, when `v` is READY. */
+  private ready = 0;
+  private inInline = false;
+  private inT = false;
+  private phonetic = 0;
+  private inlineText = '';
+  private readonly attr = new AttrCursor();
+  private readonly dates = new RecentDates();
+  private readonly texts = new ColumnTexts();
+
+  constructor(private readonly ctx: SheetContext) {}
+
+  /**
+   * Text written in the cell itself (inline strings, as this service writes every text, and formula results):
+   * one string per distinct text of a column while the column keeps repeating itself, as a shared-string table
+   * would give (100,000 rows of this service's own output: about 6 MB less), bounded (shared-cells.ts).
+   */
+  private textCell(text: string): string | null {
+    return text === '' ? null : this.texts.share(this.cellCol, text);
+  }
+
+  /**
+   * A number in a date format. Cells with the same date share one Date: a Date takes 96 bytes, and a column of
+   * dates mostly repeats a few thousand days (100,000 rows: 9 MB of Dates, 0.1 MB shared). Tools never change a
+   * cell in place. The cache is a fixed table of recent dates, so distinct timestamps cost nothing more.
+   */
+  private dateCell(n: number, kind: DateKind): Cell {
+    const key = kind === 2 ? -1 - n : n;
+    const same = this.dates.get(key);
+    if (same !== undefined) return same;
+    const value = numberCell(n, kind, this.ctx.date1904);
+    if (value instanceof Date) this.dates.put(key, value);
+    return value;
+  }
+
+  open(b: Buffer, ln: number, le: number, ae: number, self: boolean): void {
+    if (!this.inData) {
+      if (!self && nameIs(b, ln, le, 'sheetData')) this.inData = true;
+      return;
+    }
+    const len = le - ln;
+    const c0 = b[ln];
+    if (len === 1) {
+      if (c0 === 0x63) this.openCell(b, le, ae, self);
+      else if (c0 === 0x76) this.inV = this.inCell && !self && this.v === null;
+      else if (c0 === 0x66) this.hasFormula ||= this.inCell;
+      else if (c0 === 0x74) this.inT = this.inInline && this.phonetic === 0 && !self;
+    } else if (len === 3 && nameIs(b, ln, le, 'row')) this.openRow(b, le, ae);
+    else if (len === 2 && nameIs(b, ln, le, 'is')) this.inInline = this.inCell && !self;
+    else if (len === 3 && !self && nameIs(b, ln, le, 'rPh')) this.phonetic++;
+  }
+
+  close(b: Buffer, ln: number, le: number): void {
+    if (!this.inData) return;
+    const len = le - ln;
+    const c0 = b[ln];
+    if (len === 1) {
+      if (c0 === 0x63) {
+        if (this.inCell) this.finishCell();
+      } else if (c0 === 0x76) this.inV = false;
+      else if (c0 === 0x74) this.inT = false;
+    } else if (len === 2 && nameIs(b, ln, le, 'is')) this.inInline = false;
+    else if (len === 3 && nameIs(b, ln, le, 'rPh')) this.phonetic = Math.max(0, this.phonetic - 1);
+    else if (nameIs(b, ln, le, 'sheetData')) this.inData = false;
+  }
+
+  text(b: Buffer, s: number, e: number, literal: boolean): void {
+    if (this.inV) {
+      if (this.v === READY) throw new NeedsFallback('a value in pieces');
+      // Most values are plain numbers and indexes: read from the bytes, without a string to parse.
+      if (this.v === null && !literal && (this.type === NUMBER || this.type === SHARED)) {
+        const x = this.type === NUMBER ? plainNumber(b, s, e) : digits(b, s, e);
+        if (this.type === NUMBER ? !Number.isNaN(x) : x >= 0) {
+          this.ready = x;
+          this.v = READY;
+          return;
+        }
+      }
+      const piece = this.type === NUMBER || this.type === SHARED || this.type === BOOLEAN ? b.toString('latin1', s, e) : b.toString('utf8', s, e);
+      const text = literal ? piece : decodeEntities(piece);
+      this.v = this.v === null ? text : this.v + text;
+      if (this.v.length > MAX_TOKEN_BYTES) throw damaged('cell value too long');
+    } else if (this.inT) {
+      const piece = b.toString('utf8', s, e);
+      this.inlineText += literal ? piece : decodeEntities(piece);
+      if (this.inlineText.length > MAX_TOKEN_BYTES) throw damaged('cell value too long');
+    }
+  }
+
+  private openRow(b: Buffer, s: number, e: number): void {
+    let r = this.row + 1;
+    const a = this.attr.reset(b, s, e);
+    while (a.next()) {
+      if (a.ne - a.ns === 1 && b[a.ns] === 0x72) {
+        r = digits(b, a.vs, a.ve) - 1;
+        if (r < 0 || r >= MAX_ROW) throw new NeedsFallback('row number out of the grid');
+      }
+    }
+    this.row = r;
+    this.col = -1;
+  }
+
+  private openCell(b: Buffer, s: number, e: number, self: boolean): void {
+    let row = this.row;
+    let col = this.col + 1;
+    let type = NUMBER;
+    let style = -1;
+    const a = this.attr.reset(b, s, e);
+    while (a.next()) {
+      if (a.ne - a.ns !== 1) continue;
+      const n = b[a.ns];
+      if (n === 0x72) {
+        // r="BC12": column letters, then the 1-based row.
+        let p = a.vs;
+        let c = 0;
+        while (p < a.ve && b[p] >= 0x41 && b[p] <= 0x5a && p - a.vs < 3) c = c * 26 + (b[p++] - 0x40);
+        const letters = p - a.vs;
+        const r = digits(b, p, a.ve);
+        if (letters === 0 || r < 1 || r > MAX_ROW || c > MAX_COL) throw new NeedsFallback('cell reference not in A1 style within the grid');
+        row = r - 1;
+        col = c - 1;
+      } else if (n === 0x74) type = cellType(b, a.vs, a.ve);
+      else if (n === 0x73) style = digits(b, a.vs, a.ve);
+    }
+    if (row < 0 || col >= MAX_COL) throw new NeedsFallback('cell outside a row');
+    this.col = col;
+    this.cellRow = row;
+    this.cellCol = col;
+    this.type = type;
+    this.style = style;
+    this.hasFormula = false;
+    this.v = null;
+    this.inV = false;
+    this.inInline = false;
+    this.inT = false;
+    this.phonetic = 0;
+    this.inlineText = '';
+    this.inCell = true;
+    if (self) this.finishCell();
+  }
+
+  private finishCell(): void {
+    this.inCell = false;
+    this.inV = false;
+    const { grid } = this.ctx;
+    const v = this.v;
+    let value: Cell = null;
+    switch (this.type) {
+      case NUMBER: {
+        if (v === null || v === '') {
+          if (this.hasFormula) grid.noValue++;
+          return;
+        }
+        const n = v === READY ? this.ready : parseFloat(v);
+        const kind = this.style >= 0 ? (this.ctx.dateKinds[this.style] ?? 0) : 0;
+        value = kind === 0 ? n : this.dateCell(n, kind);
+        break;
+      }
+      case SHARED: {
+        if (v === null || v === '') {
+          if (this.hasFormula) grid.noValue++;
+          return;
+        }
+        const text = this.ctx.strings[v === READY ? this.ready : parseInt(v, 10)];
+        if (text === undefined) throw damaged('shared string index out of the table');
+        value = text === '' ? null : text;
+        break;
+      }
+      case FORMULA_TEXT:
+        value = v === null ? null : this.textCell(cellString(v));
+        break;
+      case INLINE:
+        value = this.textCell(cellString(this.inlineText));
+        break;
+      case BOOLEAN:
+        // `<c t="b"/>` holds no value: an empty cell, not FALSE.
+        value = v === null || v === '' ? null : v === '1' || v === 'true';
+        break;
+      case ERROR:
+        if (v !== null && v !== '') grid.error(this.cellRow, this.cellCol, v);
+        return;
+    }
+    if (value !== null) grid.set(this.cellRow, this.cellCol, value);
+  }
+}
+
+// Marks `v` as read into `ready`; never a value a cell could hold in that place (it is not a number).
+const READY = '\u0000ready';
+
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * `-?digits(.digits)?` with at most 15 digits, as parseFloat reads it, or NaN for anything else (the caller
+ * then uses parseFloat). Exact: the digits make an integer below 2^53 and 10^k (k ≤ 15) is exact too, so one
+ * correctly rounded division gives the same double as parsing the text (Clinger's fast path).
+ */
+function plainNumber(b: Buffer, s: number, e: number): number {
+  let p = s;
+  const negative = b[p] === 0x2d;
+  if (negative) p++;
+  let m = 0;
+  let count = 0;
+  let scale = -1;
+  for (; p < e; p++) {
+    const c = b[p];
+    if (c >= 0x30 && c <= 0x39) {
+      if (++count > 15) return NaN;
+      m = m * 10 + (c - 0x30);
+      if (scale >= 0) scale++;
+    } else if (c === 0x2e && scale < 0) scale = 0;
+    else return NaN;
+  }
+  if (count === 0) return NaN;
+  const x = scale > 0 ? m / POW10[scale] : m;
+  return negative ? -x : x;
+}
+
+/** A non-negative decimal integer, or -1 when the bytes are anything else. */
+function digits(b: Buffer, s: number, e: number): number {
+  if (s >= e || e - s > 9) return -1;
+  let n = 0;
+  for (let p = s; p < e; p++) {
+    const d = b[p] - 0x30;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+function cellType(b: Buffer, s: number, e: number): number {
+  const len = e - s;
+  if (len === 1) {
+    switch (b[s]) {
+      case 0x6e:
+        return NUMBER;
+      case 0x73:
+        return SHARED;
+      case 0x62:
+        return BOOLEAN;
+      case 0x65:
+        return ERROR;
+    }
+  } else if (len === 3 && nameIs(b, s, e, 'str')) return FORMULA_TEXT;
+  else if (len === 9 && nameIs(b, s, e, 'inlineStr')) return INLINE;
+  throw new NeedsFallback('cell type the fast path does not read');
+}
