@@ -9,8 +9,8 @@
 // small-file HTTP load against the service and a bare Express app. A table on the terminal, and
 // bench/out/results.json with the machine and every peer's version.
 //
-// Environment: BENCH_ROWS (100000), BENCH_RUNS (3), BENCH_ONLY (substring of task names; `load` for the
-// small-file load alone), BENCH_HUGE=1 (the 1,000,000-row tasks), BENCH_LOAD_S (10; 0 skips the load),
+// Environment: BENCH_ROWS (100000), BENCH_RUNS (3), BENCH_ONLY (substrings of task names, comma-separated;
+// `load` for the small-file load alone), BENCH_HUGE=1 (the 1,000,000-row tasks), BENCH_LOAD_S (10; 0 skips the load),
 // BENCH_LOAD_CONNECTIONS (20), BENCH_PEER_TIMEOUT_S (300), BENCH_HTTP_CLIENT (curl; `node` for node:http),
 // BENCH_MARKS=1 (every HTTP run's raw phase marks). To keep the default run near 15 minutes on 2
 // cores, a peer out of the race after the first round (not the same job, or over 1.5 × the fastest same-job
@@ -37,6 +37,7 @@ const int = (name: string, fallback: number) => {
 const ROWS = int('BENCH_ROWS', 100_000);
 const RUNS = Math.max(1, int('BENCH_RUNS', 3));
 const ONLY = process.env.BENCH_ONLY ?? '';
+const only = (name: string) => ONLY.split(',').some((o) => name.includes(o.trim()));
 const HUGE = process.env.BENCH_HUGE === '1';
 const LOAD_S = int('BENCH_LOAD_S', 10);
 const LOAD_CONNECTIONS = int('BENCH_LOAD_CONNECTIONS', 20);
@@ -234,7 +235,7 @@ async function warmLibreOffice(inputs: Inputs) {
 
 // ---- the run ----
 mkdirSync(WORK, { recursive: true });
-const selected = [...tasks(ROWS, PARTS, PDF_ROWS), ...(HUGE ? hugeTasks() : [])].filter((t) => t.name.includes(ONLY));
+const selected = [...tasks(ROWS, PARTS, PDF_ROWS), ...(HUGE ? hugeTasks() : [])].filter((t) => only(t.name));
 log(`Generating inputs (${ROWS} rows${HUGE ? ', and the 1,000,000-row files' : ''})…`);
 const t0 = performance.now();
 const inputs = writeInputs(join(OUT, 'inputs'), ROWS, { huge: HUGE, parts: PARTS, pdfRows: PDF_ROWS });
@@ -252,7 +253,7 @@ const results: TaskResult[] = [];
 let load: LoadResult | { skipped: string } | null = null;
 try {
   for (const task of selected) results.push(await runTask(task, inputs, http));
-  if (LOAD_S > 0 && 'small-file load'.includes(ONLY)) {
+  if (LOAD_S > 0 && ONLY.split(',').some((o) => 'small-file load'.includes(o.trim()))) {
     const tool = registered('csv-to-excel') ? 'csv-to-excel' : 'split-rows';
     log(`\nSmall-file HTTP load: ${tool}, ${(inputs.size['pequeno.csv'] / 1024).toFixed(1)} KB CSV, ${LOAD_CONNECTIONS} connections, ${LOAD_S} s, service then bare Express`);
     await http.close();

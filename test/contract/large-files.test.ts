@@ -129,6 +129,7 @@ test('multipart: every file part lands in one buffer of the declared length, let
   const small = [inputFile('a.csv', 'x\n1\n'), inputFile('b.csv', 'y\n22\n'), inputFile('c.csv', 'z\n333\n')];
   const together = await readMultipart(formRequest(small, true, 1 << 20), limits);
   assert.deepEqual(together.files.map((f) => [f.name, Buffer.from(f.bytes).toString()]), small.map((f) => [f.name, Buffer.from(f.bytes).toString()]));
+  assert.equal(new Set(together.files.map((f) => f.bytes.buffer)).size, 1, 'in the one buffer too, each after the bytes still waiting for the part before');
 });
 
 /** Job processes of this process (the pool's children). */
