@@ -9,7 +9,7 @@ import type { Call, Caller, InvokeResult } from '../tools/core/invoke.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { plainName } from '../tools/core/output.ts';
 import { getTool } from '../tools/core/registry.ts';
-import { apiKeyFrom, rateHeaders, runResponse } from '../tools/core/wire.ts';
+import { apiKeyFrom, rateHeaders, runResponseBytes } from '../tools/core/wire.ts';
 import { requestLang } from '../tools/core/http-answer.ts';
 import { contentCoding, discardRest, jsonBody } from '../tools/core/http-body.ts';
 import { mark, runPhases, startMarks, type PhaseMarks } from '../tools/core/phases.ts';
@@ -141,7 +141,7 @@ function callerOf(req: Request): Caller {
 
 /** The RunResponse. Written with end() rather than json(): an ETag over megabytes of base64 serves no POST. */
 function sendJson(res: Response, result: InvokeResult): void {
-  const body = Buffer.from(JSON.stringify(runResponse(result)), 'utf8');
+  const body = runResponseBytes(result);
   res.status(200).set(rateHeaders(result.rate)).set({
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(body.length),
