@@ -1,5 +1,36 @@
 // What a task's runs add up to, and the terminal table of the whole run.
 import { median } from './measure.ts';
+import { PHASES, type Phases } from './service.ts';
+
+/** The two request bodies a run is measured with over HTTP, both with download=true. */
+export const DOORS = ['multipart', 'json'] as const;
+export type Door = (typeof DOORS)[number];
+
+export interface HttpResult {
+  runsMs: number[];
+  medianMs: number | null;
+  /** Peak RSS of the server process, and the most the server and its job processes grew during one request. */
+  serverPeakMb: number | null;
+  serverGrowthMb: number | null;
+  jobGrowthMb: number | null;
+  /** Each run's phases, and their medians. */
+  phases: Phases[];
+  phaseMedians: Phases | null;
+  error?: string;
+}
+
+export const emptyHttp = (): HttpResult => ({ runsMs: [], medianMs: null, serverPeakMb: null, serverGrowthMb: null, jobGrowthMb: null, phases: [], phaseMedians: null });
+
+export function summarizeHttp(h: HttpResult): void {
+  h.medianMs = median(h.runsMs);
+  h.phaseMedians = h.phases.length ? (Object.fromEntries(PHASES.map((p) => [p, median(h.phases.map((x) => x[p]))])) as Phases) : null;
+}
+
+/** The slower door's median: every door has to meet a target. */
+export function slowerHttp(s: ServiceResult): number | null {
+  const ms = DOORS.map((d) => s.http[d].medianMs);
+  return ms.some((x) => x === null) ? null : Math.max(...(ms as number[]));
+}
 
 export interface PeerResult {
   name: string;
@@ -22,7 +53,7 @@ export interface ServiceResult {
   inProcess: { runsMs: number[]; medianMs: number | null; heapGrowthMb: number | null; error?: string };
   /** Fresh process per run: job time, process wall time, peak RSS and its growth over the loaded runtime. */
   child: { runsMs: number[]; medianMs: number | null; wallMedianMs: number | null; peakRssMb: number | null; growthMb: number | null; error?: string };
-  http: { runsMs: number[]; medianMs: number | null; serverPeakMb: number | null; error?: string };
+  http: Record<Door, HttpResult>;
   outBytes: number;
   outFiles: number;
   pages?: number | null;
@@ -56,7 +87,7 @@ export function compare(service: ServiceResult, peers: PeerResult[]): Pick<TaskR
   const best = same[0];
   if (!best) return { fastestPeer: null, ratio: null, ratioHttp: null };
   const ratio = (x: number | null) => (x === null ? null : x / best.medianMs!);
-  return { fastestPeer: { name: best.name, medianMs: best.medianMs!, peakRssMb: best.peakRssMb }, ratio: ratio(service.inProcess.medianMs), ratioHttp: ratio(service.http.medianMs) };
+  return { fastestPeer: { name: best.name, medianMs: best.medianMs!, peakRssMb: best.peakRssMb }, ratio: ratio(service.inProcess.medianMs), ratioHttp: ratio(slowerHttp(service)) };
 }
 
 const ms = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
@@ -73,30 +104,60 @@ function peerText(p: PeerResult, runs: number): string {
 /** One row per task: the columns issue 5 asks for. */
 export function table(results: TaskResult[], runs: number): string {
   const peerCell = (p: PeerResult) => peerText(p, runs);
-  const head = ['task', 'rows', 'service', 'over HTTP', 'fastest peer', 'peer', 'ratio', 'ratio HTTP', 'RSS MB svc/peer', 'svc growth', '4×(in+out)', 'every peer (median; * = not the same job)'];
+  const head = ['task', 'rows', 'service', 'HTTP multipart', 'HTTP JSON', 'HTTP ÷ in', 'fastest peer', 'peer', 'ratio', 'ratio HTTP', 'RSS MB svc/peer', 'svc growth', 'HTTP growth', '4×(in+out)', 'every peer (median; * = not the same job)'];
   const rows = results.map((r) => {
-    if (r.status === 'skipped' || !r.service) return [r.task, String(r.rows), 'skipped', '', '', '', '', '', '', '', '', r.note ?? ''];
+    if (r.status === 'skipped' || !r.service) return [r.task, String(r.rows), 'skipped', '', '', '', '', '', '', '', '', '', '', '', r.note ?? ''];
     const s = r.service;
     // The huge tasks run only in fresh processes: their job time stands in, marked.
     const svc = s.inProcess.error ?? (s.inProcess.medianMs === null && s.child.medianMs !== null ? `${ms(s.child.medianMs)} (proc)` : ms(s.inProcess.medianMs));
-    const http = s.http.error ? s.http.error : ms(s.http.medianMs);
+    const http = (d: Door) => s.http[d].error ?? ms(s.http[d].medianMs);
     const within = s.child.growthMb !== null && r.boundMb !== null ? (s.child.growthMb <= r.boundMb ? ' ok' : ' over') : '';
+    const slower = slowerHttp(s);
+    const inMs = s.inProcess.medianMs;
+    const overIn = slower !== null && inMs ? `${(slower / inMs).toFixed(2)}${slower <= 1.3 * inMs + 50 ? ' ok' : ' over'}` : '—';
+    const growths = DOORS.map((d) => s.http[d]).filter((h) => h.serverGrowthMb !== null);
+    const httpGrowth = growths.length ? Math.max(...growths.map((h) => h.serverGrowthMb! + (h.jobGrowthMb ?? 0))) : null;
+    const httpWithin = httpGrowth !== null && r.boundMb !== null ? (httpGrowth <= r.boundMb ? ' ok' : ' over') : '';
     return [
       r.task,
       String(r.rows),
       svc + (s.pages ? ` (${s.pages} p.)` : ''),
-      http,
+      http('multipart'),
+      http('json'),
+      overIn,
       r.fastestPeer?.name ?? '—',
       ms(r.fastestPeer?.medianMs),
       ratio(r.ratio),
       ratio(r.ratioHttp),
       `${mb(s.child.peakRssMb)} / ${mb(r.fastestPeer?.peakRssMb)}`,
-      mb(s.child.growthMb),
-      `${mb(r.boundMb)}${within}`,
+      mb(s.child.growthMb) + within,
+      mb(httpGrowth) + httpWithin,
+      mb(r.boundMb),
       r.peers.map(peerCell).join(', '),
     ];
   });
+  return layout(head, rows, [0, 6, head.length - 1]);
+}
+
+function layout(head: string[], rows: string[][], leftAligned: number[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === cells.length - 1 || i === 4 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) => cells.map((c, i) => (leftAligned.includes(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** Where the time of a run over HTTP goes, per task and door (medians of each phase), next to the in-process run. */
+export function phaseTable(results: TaskResult[]): string {
+  const head = ['task', 'door', 'in-process', ...PHASES, 'HTTP', 'around the run'];
+  const rows: string[][] = [];
+  for (const r of results) {
+    const s = r.service;
+    if (!s) continue;
+    for (const d of DOORS) {
+      const p = s.http[d].phaseMedians;
+      if (!p) continue;
+      const http = s.http[d].medianMs;
+      rows.push([r.task, d, ms(s.inProcess.medianMs), ...PHASES.map((x) => ms(p[x])), ms(http), http === null ? '—' : ms(http - p.run)]);
+    }
+  }
+  return layout(head, rows, [0, 1]);
 }

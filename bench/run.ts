@@ -1,16 +1,18 @@
 // `npm run bench`: the service against the programs people use for the same jobs (issues 3 and 5).
 //
 // It generates its inputs (bench/inputs.ts, seeded: nothing large is committed), then, for each task, runs
-// the service three ways (in this process through the kernel's `execute`; in a fresh process per run for a
-// clean peak RSS; over HTTP against the real server with download=true) alternating with every installed
+// the service four ways (in this process through the kernel's `execute`; in a fresh process per run for a
+// clean peak RSS; over HTTP against the real server with download=true, multipart and JSON, with where the
+// time went: bench/phase-probe.ts) alternating with every installed
 // peer on the same file (bench/peers.ts; bench/install-peers installs them), and prints medians, the ratio
 // service / fastest peer doing the same job, peak memory and the 4 × (input + output) bound. Then the
 // small-file HTTP load against the service and a bare Express app. A table on the terminal, and
 // bench/out/results.json with the machine and every peer's version.
 //
-// Environment: BENCH_ROWS (100000), BENCH_RUNS (3), BENCH_ONLY (substring of task names; `load` for the
-// small-file load alone), BENCH_HUGE=1 (the 1,000,000-row tasks), BENCH_LOAD_S (10; 0 skips the load),
-// BENCH_LOAD_CONNECTIONS (20), BENCH_PEER_TIMEOUT_S (300). To keep the default run near 15 minutes on 2
+// Environment: BENCH_ROWS (100000), BENCH_RUNS (3), BENCH_ONLY (substrings of task names, comma-separated;
+// `load` for the small-file load alone), BENCH_HUGE=1 (the 1,000,000-row tasks), BENCH_LOAD_S (10; 0 skips the load),
+// BENCH_LOAD_CONNECTIONS (20), BENCH_PEER_TIMEOUT_S (300), BENCH_HTTP_CLIENT (curl; `node` for node:http),
+// BENCH_MARKS=1 (every HTTP run's raw phase marks). To keep the default run near 15 minutes on 2
 // cores, a peer out of the race after the first round (not the same job, or over 1.5 × the fastest same-job
 // peer) and slower than 2 s runs only once: more runs would not change the comparison.
 // MAX_CELLS and PDF_MAX_ROWS apply to every service run as they do to the server.
@@ -23,8 +25,8 @@ import { smallFileLoad, type LoadResult } from './http-load.ts';
 import { writeInputs, type Inputs } from './inputs.ts';
 import { dirOutput, freshDir, HAS_GNU_TIME, MB, median, timeCommand } from './measure.ts';
 import { LIBREOFFICE_PROFILE, missing, peerVersions, q, type Peer } from './peers.ts';
-import { compare, summarizePeer, table, type PeerResult, type ServiceResult, type TaskResult } from './report.ts';
-import { readInputs, registered, runService, runServiceChild, runServiceHttp, startService, type HttpService, type ServiceSpec } from './service.ts';
+import { compare, DOORS, emptyHttp, phaseTable, summarizeHttp, summarizePeer, table, type PeerResult, type ServiceResult, type TaskResult } from './report.ts';
+import { httpBody, PHASES, readInputs, registered, runService, runServiceChild, runServiceHttp, startService, type HttpService, type ServiceSpec } from './service.ts';
 import { hugeTasks, tasks, type Task } from './tasks.ts';
 
 const int = (name: string, fallback: number) => {
@@ -35,6 +37,7 @@ const int = (name: string, fallback: number) => {
 const ROWS = int('BENCH_ROWS', 100_000);
 const RUNS = Math.max(1, int('BENCH_RUNS', 3));
 const ONLY = process.env.BENCH_ONLY ?? '';
+const only = (name: string) => ONLY.split(',').some((o) => name.includes(o.trim()));
 const HUGE = process.env.BENCH_HUGE === '1';
 const LOAD_S = int('BENCH_LOAD_S', 10);
 const LOAD_CONNECTIONS = int('BENCH_LOAD_CONNECTIONS', 20);
@@ -87,7 +90,7 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
   const svc: ServiceResult = {
     inProcess: { runsMs: [], medianMs: null, heapGrowthMb: null },
     child: { runsMs: [], medianMs: null, wallMedianMs: null, peakRssMb: null, growthMb: null },
-    http: { runsMs: [], medianMs: null, serverPeakMb: null },
+    http: { multipart: emptyHttp(), json: emptyHttp() },
     outBytes: 0,
     outFiles: 0,
   };
@@ -133,14 +136,24 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
     }
     log(`  service fresh proc  ${fmt(r.ms)}  (process ${fmt(r.wallMs)}), peak RSS ${Math.round(r.maxRssMb)} MB (+${Math.round(r.maxRssMb - r.baseRssMb)} MB over the loaded runtime)`);
   });
-  serviceSteps.push(async () => {
-    if (svc.http.error) return;
-    const r = await runServiceHttp(http, spec, files, task.field);
-    if (!r.ok) return void (svc.http.error = r.code);
-    svc.http.runsMs.push(r.ms);
-    if (r.serverPeakMb !== null) svc.http.serverPeakMb = Math.max(svc.http.serverPeakMb ?? 0, r.serverPeakMb);
-    log(`  service over HTTP   ${fmt(r.ms)}  → ${(r.outBytes / MB).toFixed(1)} MB${r.serverPeakMb !== null ? `, server peak RSS ${Math.round(r.serverPeakMb)} MB` : ''}`);
-  });
+  for (const door of DOORS) {
+    const body = httpBody(door, spec, files, task.field, dir);
+    serviceSteps.push(async () => {
+      const h = svc.http[door];
+      if (h.error) return;
+      const r = await runServiceHttp(http, spec, body);
+      if (!r.ok) return void (h.error = r.code);
+      h.runsMs.push(r.ms);
+      if (r.phases) h.phases.push(r.phases);
+      const max = (a: number | null, b: number | null) => (b === null ? a : Math.max(a ?? 0, b));
+      h.serverPeakMb = max(h.serverPeakMb, r.serverPeakMb);
+      h.serverGrowthMb = max(h.serverGrowthMb, r.serverGrowthMb);
+      h.jobGrowthMb = max(h.jobGrowthMb, r.jobGrowthMb);
+      const phases = r.phases ? ` (${PHASES.map((p) => `${p} ${Math.round(r.phases![p])}`).join(', ')})` : '';
+      const growth = r.serverGrowthMb !== null ? `, growth server +${Math.round(r.serverGrowthMb)} MB, jobs +${Math.round(r.jobGrowthMb ?? 0)} MB` : '';
+      log(`  service HTTP ${door.padEnd(9)} ${fmt(r.ms)}  → ${(r.outBytes / MB).toFixed(1)} MB${growth}${phases}`);
+    });
+  }
   const peerSteps = peerState.map((st) => async () => {
     if (st.done) return;
     const pdir = join(dir, slug(st.peer.name));
@@ -179,7 +192,7 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
   svc.inProcess.medianMs = median(svc.inProcess.runsMs);
   svc.child.medianMs = median(svc.child.runsMs);
   svc.child.wallMedianMs = median(wall);
-  svc.http.medianMs = median(svc.http.runsMs);
+  for (const door of DOORS) summarizeHttp(svc.http[door]);
   const peerResults: PeerResult[] = [];
   for (const st of peerState) {
     const pdf = task.pdf && st.lastDir ? dirOutput(st.lastDir).paths.find((p) => p.endsWith('.pdf')) : undefined;
@@ -222,7 +235,7 @@ async function warmLibreOffice(inputs: Inputs) {
 
 // ---- the run ----
 mkdirSync(WORK, { recursive: true });
-const selected = [...tasks(ROWS, PARTS, PDF_ROWS), ...(HUGE ? hugeTasks() : [])].filter((t) => t.name.includes(ONLY));
+const selected = [...tasks(ROWS, PARTS, PDF_ROWS), ...(HUGE ? hugeTasks() : [])].filter((t) => only(t.name));
 log(`Generating inputs (${ROWS} rows${HUGE ? ', and the 1,000,000-row files' : ''})…`);
 const t0 = performance.now();
 const inputs = writeInputs(join(OUT, 'inputs'), ROWS, { huge: HUGE, parts: PARTS, pdfRows: PDF_ROWS });
@@ -233,15 +246,23 @@ await warmLibreOffice(inputs);
 // The server takes any input this run sends; everything else (job memory, time, cells) keeps its defaults.
 const largest = Math.max(...selected.map((t) => t.inputs.reduce((n, name) => n + inputs.size[name], 0)), 0);
 const maxInputMb = Math.max(config.MAX_INPUT_MB, Math.ceil((largest * 1.2) / MB));
-const http = await startService({ MAX_INPUT_MB: String(maxInputMb), MAX_RESULT_MB: '2048', MAX_FILE_PARTS: String(Math.max(20, PARTS)) });
+const serverEnv = { MAX_INPUT_MB: String(maxInputMb), MAX_RESULT_MB: '2048', MAX_FILE_PARTS: String(Math.max(20, PARTS)) };
+// The tasks' server has the phase probe; the small-file load gets a server without it (no marks taken).
+const http = await startService(serverEnv, undefined, { phases: true });
 const results: TaskResult[] = [];
 let load: LoadResult | { skipped: string } | null = null;
 try {
   for (const task of selected) results.push(await runTask(task, inputs, http));
-  if (LOAD_S > 0 && 'small-file load'.includes(ONLY)) {
+  if (LOAD_S > 0 && ONLY.split(',').some((o) => 'small-file load'.includes(o.trim()))) {
     const tool = registered('csv-to-excel') ? 'csv-to-excel' : 'split-rows';
     log(`\nSmall-file HTTP load: ${tool}, ${(inputs.size['pequeno.csv'] / 1024).toFixed(1)} KB CSV, ${LOAD_CONNECTIONS} connections, ${LOAD_S} s, service then bare Express`);
-    load = await smallFileLoad(http, { tool, csvPath: inputs.path('pequeno.csv'), inputBytes: inputs.size['pequeno.csv'], workDir: WORK, connections: LOAD_CONNECTIONS, seconds: LOAD_S, jobs: config.MAX_JOBS });
+    await http.close();
+    const plain = await startService(serverEnv);
+    try {
+      load = await smallFileLoad(plain, { tool, csvPath: inputs.path('pequeno.csv'), inputBytes: inputs.size['pequeno.csv'], workDir: WORK, connections: LOAD_CONNECTIONS, seconds: LOAD_S, jobs: config.MAX_JOBS });
+    } finally {
+      await plain.close();
+    }
   }
 } finally {
   await http.close();
@@ -251,8 +272,12 @@ const machine = { cpu: cpus()[0]?.model ?? null, cores: availableParallelism(), 
 const versions = peerVersions();
 const totalS = Math.round((performance.now() - started) / 1000);
 log('\n' + table(results, RUNS));
-log('\nratio = service median ÷ fastest peer doing the same job (in-process, and over HTTP); peers are timed as whole processes, start-up included.');
+log('\nratio = service median ÷ fastest peer doing the same job (in-process, and over HTTP: the slower of multipart and JSON); peers are timed as whole processes, start-up included.');
+log('HTTP ÷ in = the slower door over the in-process median; "ok" when within 1.3 × in-process + 50 ms (issue 19). HTTP growth = the server\'s peak RSS over its RSS before the request, + its job processes\' alike.');
 log('RSS: service = peak of a fresh process per run (Node runtime included) / fastest peer\'s peak (GNU time); growth = service peak minus its loaded runtime, compared with 4 × (input + output).');
+log('\nWhere the time goes over HTTP (medians, ms): receive = first byte sent to last body byte read; decode = to the job being handed off (JSON: parse and base64);');
+log('hand-off = to the job process having it; run = in the job process; hand-back = to this process having the result; write = to the client\'s last byte.\n');
+log(phaseTable(results));
 if (load && 'service' in load) {
   const l = load;
   const figures = (f: LoadResult['service'], connections: number) =>

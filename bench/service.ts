@@ -1,8 +1,10 @@
 // The service's side of a task, three ways: (a) in this process through the kernel's `execute`, as a worker
 // runs it; (b) the same in a fresh child process per run, for a clean peak RSS; (c) over HTTP against the
-// real server (`mcp/main.ts` as a child), multipart with download=true, timing the whole request.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+// real server (`mcp/main.ts` as a child) with download=true, multipart or JSON, timing the whole request and,
+// with the server's phase probe, where its time went.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -98,6 +100,8 @@ export function runServiceChild(spec: ServiceSpec, paths: string[], timeoutMs: n
 export interface HttpService {
   url: string;
   pid: number;
+  /** Where the server's phase probe writes (bench/phase-probe.ts), when it was started with it. */
+  phasesFile?: string;
   close(): Promise<void>;
 }
 
@@ -148,12 +152,17 @@ export async function startChild(args: string[], env: Record<string, string>, re
  * The real service (`npm start`'s entry, or another entry built on the same app) with a quota and input bound
  * that never limit the benchmark.
  */
-export function startService(env: Record<string, string>, entry = join(ROOT, 'mcp', 'main.ts')): Promise<HttpService> {
-  return startChild(['--import', 'tsx', entry], {
+export async function startService(env: Record<string, string>, entry = join(ROOT, 'mcp', 'main.ts'), o: { phases?: boolean } = {}): Promise<HttpService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
+  const phasesFile = o.phases ? join(dataDir, 'phases.jsonl') : undefined;
+  const probe = phasesFile ? ['--import', join(ROOT, 'bench', 'phase-probe.ts')] : [];
+  const service = await startChild(['--import', 'tsx', ...probe, entry], {
     ANON_RUNS_PER_HOUR: '1000000000',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-data-')),
+    DATA_DIR: dataDir,
+    ...(phasesFile ? { BENCH_PHASES_FILE: phasesFile } : {}),
     ...env,
   }, '/health');
+  return { ...service, phasesFile };
 }
 
 export interface HttpRun {
@@ -164,30 +173,181 @@ export interface HttpRun {
   outBytes: number;
   /** Peak RSS of the server process during this request (its VmHWM, reset before the request). */
   serverPeakMb: number | null;
+  /** Peak RSS over the RSS before the request: of the server process, and of its job processes together. */
+  serverGrowthMb: number | null;
+  jobGrowthMb: number | null;
+  /** Where the time went (phases.ts marks and this client's), when the server was started with the probe. */
+  phases: Phases | null;
 }
 
-/** (c) One multipart POST with download=true, timed from the first byte sent to the last byte received. */
-export async function runServiceHttp(service: HttpService, spec: ServiceSpec, files: Array<{ path: string; bytes: Uint8Array }>, field: 'file' | 'files'): Promise<HttpRun> {
-  const form = new FormData();
-  for (const f of files) form.append(field, new Blob([f.bytes]), basename(f.path));
-  for (const [k, v] of Object.entries(spec.options)) form.append(k, String(v));
-  const canReset = resetPeak(service.pid);
-  const t0 = performance.now();
-  const res = await fetch(`${service.url}/api/v1/tools/${spec.tool}/run?download=true`, { method: 'POST', body: form });
-  const body = new Uint8Array(await res.arrayBuffer());
-  const ms = performance.now() - t0;
-  const mem = procMemory(service.pid);
-  const serverPeakMb = canReset && mem ? mem.hwmMb : null;
-  if (res.status !== 200) {
-    let code = `http ${res.status}`;
+/** A request body made once per task (and written to a file for curl), so that no encoding falls inside the timed request. */
+export interface HttpBody {
+  door: 'multipart' | 'json';
+  contentType: string;
+  bytes: Buffer;
+  path: string;
+}
+
+export const PHASES = ['receive', 'decode', 'hand-off', 'run', 'hand-back', 'write'] as const;
+export type Phases = Record<(typeof PHASES)[number], number>;
+
+/** The body of a run: multipart with the files as parts, or JSON with them in base64 (options as JSON values). */
+export function httpBody(door: 'multipart' | 'json', spec: ServiceSpec, files: Array<{ path: string; bytes: Uint8Array }>, field: 'file' | 'files', dir: string): HttpBody {
+  const made = makeBody(door, spec, files, field);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `body.${door}`);
+  writeFileSync(path, made.bytes);
+  return { ...made, door, path };
+}
+
+function makeBody(door: 'multipart' | 'json', spec: ServiceSpec, files: Array<{ path: string; bytes: Uint8Array }>, field: 'file' | 'files'): { contentType: string; bytes: Buffer } {
+  if (door === 'json') {
+    const objects = files.map((f) => ({ name: basename(f.path), contentBase64: Buffer.from(f.bytes).toString('base64') }));
+    const body = { ...spec.options, [field]: field === 'file' ? objects[0] : objects };
+    return { contentType: 'application/json', bytes: Buffer.from(JSON.stringify(body)) };
+  }
+  const boundary = `----bench${Date.now().toString(16)}`;
+  const parts: Buffer[] = [];
+  for (const f of files) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${basename(f.path)}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    parts.push(Buffer.from(f.bytes), Buffer.from('\r\n'));
+  }
+  for (const [k, v] of Object.entries(spec.options)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`));
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { contentType: `multipart/form-data; boundary=${boundary}`, bytes: Buffer.concat(parts) };
+}
+
+const epochNow = () => performance.timeOrigin + performance.now();
+
+/** The server's job processes: its children that run jobs (Linux /proc), with their RSS now. */
+function jobProcesses(serverPid: number): number[] {
+  const pids: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
     try {
-      code = (JSON.parse(Buffer.from(body).toString()) as { error: string }).error;
+      const stat = readFileSync(`/proc/${d}/stat`, 'latin1');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === serverPid) pids.push(Number(d));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return pids;
+}
+
+/** The last phase line of `tool` the probe wrote after `since` (the server writes it once the answer is out). */
+async function phasesOf(file: string, tool: string, since: number, clientStart: number, clientEnd: number): Promise<Phases | null> {
+  for (let i = 0; i < 50; i++) {
+    const lines = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [];
+    for (let j = lines.length - 1; j >= 0 && lines[j]; j--) {
+      const p = JSON.parse(lines[j]) as { tool: string; marks: Record<string, number> };
+      if (p.tool !== tool || p.marks.start < since) continue;
+      const m = p.marks;
+      if (process.env.BENCH_MARKS) console.log('    marks', JSON.stringify(Object.fromEntries(Object.entries({ ...m, clientEnd }).map(([k, v]) => [k, Math.round(v - clientStart)]))));
+      if (m.bodyEnd === undefined || m.jobStart === undefined || m.got === undefined || m.done === undefined || m.returned === undefined) return null;
+      return {
+        receive: m.bodyEnd - clientStart,
+        decode: m.jobStart - m.bodyEnd,
+        'hand-off': m.got - m.jobStart,
+        run: m.done - m.got,
+        'hand-back': m.returned - m.done,
+        write: clientEnd - m.returned,
+      };
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return null;
+}
+
+interface Exchange {
+  status: number;
+  outBytes: number;
+  /** The answer's first bytes (an Error body when the status is not 200). */
+  head: Buffer;
+  /** Epoch milliseconds of the request's first byte sent and of the answer's last byte received. */
+  start: number;
+  end: number;
+}
+
+export const HAS_CURL = spawnSync('curl', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/** Where curl writes answers: memory (tmpfs), since the disk's cost is the client's (28 MB: ~90 ms to disk here, ~30 to tmpfs). */
+const ANSWERS = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+
+/**
+ * The request through curl, as a user would send it, the answer written to a file: the time is curl's own
+ * (`time_total`, its start-up left out). Node's own client costs the run far more than the server does on
+ * large answers (about 50 ms more for 28 MB on this machine), so it is used only where curl is missing
+ * (or with BENCH_HTTP_CLIENT=node).
+ */
+function curlExchange(url: string, body: HttpBody): Promise<Exchange> {
+  const out = join(ANSWERS, `bench-answer-${process.pid}`);
+  return new Promise((resolve, reject) => {
+    const args = ['-s', '-o', out, '-w', '%{http_code} %{size_download} %{time_total}', '-X', 'POST', '-H', `Content-Type: ${body.contentType}`, '-H', 'Expect:', '--data-binary', `@${body.path}`, url];
+    const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (b: Buffer) => (text += b));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const end = epochNow();
+      const [status, size, total] = text.trim().split(' ').map(Number);
+      if (code !== 0 || !Number.isFinite(total)) return reject(new Error(`curl exit ${code}: ${text}`));
+      const head = Buffer.alloc(Math.min(size, 65536));
+      const fd = openSync(out, 'r');
+      readSync(fd, head, 0, head.length, 0);
+      closeSync(fd);
+      rmSync(out, { force: true });
+      resolve({ status, outBytes: size, head, start: end - total * 1000, end });
+    });
+  });
+}
+
+function nodeExchange(url: string, body: HttpBody): Promise<Exchange> {
+  const start = epochNow();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': body.contentType, 'content-length': body.bytes.length } }, (res) => {
+      let n = 0;
+      const kept: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => {
+        if (n < 65536) kept.push(chunk);
+        n += chunk.length;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, outBytes: n, head: Buffer.concat(kept), start, end: epochNow() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body.bytes);
+  });
+}
+
+/** (c) One POST with download=true, timed from the first byte sent to the last byte received. */
+export async function runServiceHttp(service: HttpService, spec: ServiceSpec, body: HttpBody): Promise<HttpRun> {
+  const pids = [service.pid, ...jobProcesses(service.pid)];
+  const before = new Map(pids.map((pid) => [pid, resetPeak(pid) ? (procMemory(pid)?.rssMb ?? null) : null]));
+  const since = epochNow();
+  const url = `${service.url}/api/v1/tools/${spec.tool}/run?download=true`;
+  const { status, outBytes, head, start, end } = await (HAS_CURL && process.env.BENCH_HTTP_CLIENT !== 'node' ? curlExchange(url, body) : nodeExchange(url, body));
+  const ms = end - start;
+  const growth = (pid: number) => {
+    const base = before.get(pid);
+    const now = procMemory(pid);
+    return base === null || base === undefined || !now ? null : Math.max(0, now.hwmMb - base);
+  };
+  const serverGrowthMb = growth(service.pid);
+  const jobGrowth = pids.slice(1).map(growth);
+  const jobGrowthMb = jobGrowth.some((g) => g === null) || jobGrowth.length === 0 ? null : jobGrowth.reduce((a, b) => a! + b!, 0);
+  const mem = procMemory(service.pid);
+  const serverPeakMb = before.get(service.pid) !== null && mem ? mem.hwmMb : null;
+  const phases = service.phasesFile && status === 200 ? await phasesOf(service.phasesFile, spec.tool, since, start, end) : null;
+  if (status !== 200) {
+    let code = `http ${status}`;
+    try {
+      code = (JSON.parse(head.toString()) as { error: string }).error;
     } catch {
       /* not an Error body */
     }
-    return { ok: false, ms, status: res.status, code, outBytes: 0, serverPeakMb };
+    return { ok: false, ms, status, code, outBytes: 0, serverPeakMb, serverGrowthMb, jobGrowthMb, phases };
   }
-  return { ok: true, ms, status: 200, outBytes: body.length, serverPeakMb };
+  return { ok: true, ms, status: 200, outBytes, serverPeakMb, serverGrowthMb, jobGrowthMb, phases };
 }
 
 export function readInputs(paths: string[]): Array<{ path: string; bytes: Uint8Array }> {

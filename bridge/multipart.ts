@@ -8,6 +8,7 @@ import { ToolError } from '../tools/core/errors.ts';
 import type { InputFile } from '../tools/core/files.ts';
 import { jsonSchemaOf } from '../tools/core/schema.ts';
 import { discardRest } from '../tools/core/http-body.ts';
+import { own } from '../tools/core/transfer.ts';
 import { RequestError } from './http-error.ts';
 
 export interface MultipartLimits {
@@ -66,6 +67,11 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
     const fields: Record<string, string | string[]> = Object.create(null);
     let total = 0;
     let settled = false;
+    // All file parts go into one buffer sized from the declared length, which bounds them together: no chunks
+    // kept, no copy to join them. It is the request's own (transfer.ts), let go whole once the job has it.
+    const arena = arenaFor(req, limits.maxInputBytes);
+    // The part before the one being announced: its bytes all reached its stream before the next part began.
+    let previous: Part | null = null;
 
     const fail = (err: ToolError) => {
       if (settled) return;
@@ -91,17 +97,34 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
         fail(new ToolError('unknown_option', { option: name, params: { option: name } }));
         return;
       }
-      const chunks: Buffer[] = [];
+      // A part's bytes reach its stream's listeners a tick or more after busboy read them, by which time the
+      // next part may have begun. So each part's place is fixed when it is announced: after the previous
+      // part's bytes, those delivered and those still waiting in its stream. Should bytes ever not fit there,
+      // the part goes on in chunks of its own.
+      const part: Part = { start: previous ? previous.start + previous.length + previous.stream.readableLength : 0, length: 0, stream, next: null };
+      if (previous) previous.next = part;
+      previous = part;
+      let chunks: Buffer[] | null = arena === null ? [] : null;
       stream.on('data', (chunk: Buffer) => {
         if (settled) return;
         total += chunk.length;
-        if (total > limits.maxInputBytes) fail(tooLarge());
-        else chunks.push(chunk);
+        if (total > limits.maxInputBytes) return fail(tooLarge());
+        if (chunks === null) {
+          const at = part.start + part.length;
+          const fits = at + chunk.length <= (part.next ? part.next.start : arena!.length);
+          if (fits) {
+            arena!.set(chunk, at);
+            part.length += chunk.length;
+            return;
+          }
+          chunks = [Buffer.from(arena!.subarray(part.start, at))];
+        }
+        chunks.push(chunk);
       });
       stream.on('limit', () => fail(tooLarge()));
       stream.on('end', () => {
         if (settled) return;
-        const bytes = Buffer.concat(chunks);
+        const bytes = chunks !== null ? Buffer.concat(chunks) : arena!.subarray(part.start, part.start + part.length);
         const filename = info.filename ?? '';
         // A browser form with no file chosen sends an empty part with an empty file name: no file.
         if (filename === '' && bytes.length === 0) return;
@@ -144,6 +167,28 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
     });
     req.pipe(bb);
   });
+}
+
+/**
+ * The buffer for a body's file parts: as long as its declared length (at most the input bound), never from
+ * Node's shared pool; null for a body of unknown length, whose parts are kept as chunks and joined.
+ */
+function arenaFor(req: Request, maxInputBytes: number): Buffer | null {
+  const declared = Number(req.headers['content-length']);
+  if (!(Number.isSafeInteger(declared) && declared >= 0)) return null;
+  const arena = Buffer.allocUnsafeSlow(Math.min(declared, Math.floor(maxInputBytes)));
+  own(arena.buffer);
+  return arena;
+}
+
+/** A file part's place in the body's buffer. */
+interface Part {
+  start: number;
+  /** Bytes written so far. */
+  length: number;
+  stream: { readableLength: number };
+  /** The part announced after this one: this one's bytes end where it begins. */
+  next: Part | null;
 }
 
 type FieldType = 'boolean' | 'integer' | 'number' | 'list' | undefined;

@@ -9,9 +9,10 @@ import type { Call, Caller, InvokeResult } from '../tools/core/invoke.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { plainName } from '../tools/core/output.ts';
 import { getTool } from '../tools/core/registry.ts';
-import { apiKeyFrom, rateHeaders, runResponse } from '../tools/core/wire.ts';
+import { apiKeyFrom, rateHeaders, runResponseBytes } from '../tools/core/wire.ts';
 import { requestLang } from '../tools/core/http-answer.ts';
 import { contentCoding, discardRest, jsonBody } from '../tools/core/http-body.ts';
+import { mark, runPhases, startMarks, type PhaseMarks } from '../tools/core/phases.ts';
 import { answerError, RequestError } from './http-error.ts';
 import { coerceFields, readMultipart } from './multipart.ts';
 
@@ -46,6 +47,8 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
   // `download` and unsupported content types are refused here too. The unread body is then discarded up to
   // a bound instead of being read to its end.
   const precheck: RequestHandler = async function precheckRun(req, res, next) {
+    const marks = startMarks();
+    if (marks) watchPhases(req, res, marks);
     try {
       res.locals.lang = requestLang(req);
       const tool = getTool(String(req.params.tool));
@@ -109,12 +112,26 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
     // Errors from here on speak the language the call asked for.
     const lang: Lang = resolveLang(args.language, res.locals.lang);
     res.locals.lang = lang;
-    const result = await kernel.invoke(tool.id, { args, files, download }, callerOf(req), res.locals.call as Call);
-    if (download) sendDownload(res, result);
+    const marks = res.locals.marks as PhaseMarks | undefined;
+    const result = await kernel.invoke(tool.id, { args, files, download, marks, stream: download }, callerOf(req), res.locals.call as Call);
+    mark(marks, 'answer');
+    if (download) await sendDownload(res, result);
     else sendJson(res, result);
   };
 
   return [precheck, jsonParser, run];
+}
+
+/** Marks the end of the body and publishes the run's marks once its answer is written (tools/core/phases.ts). */
+function watchPhases(req: Request, res: Response, marks: PhaseMarks): void {
+  res.locals.marks = marks;
+  const tool = String(req.params.tool);
+  req.once('end', () => mark(marks, 'bodyEnd'));
+  res.once('finish', () => {
+    mark(marks, 'finish');
+    const kind = (res.locals.run as RunLocals | undefined)?.kind ?? 'refused';
+    runPhases.publish({ tool, door: kind, status: res.statusCode, marks });
+  });
 }
 
 /** The caller of a run: client address (per TRUST_PROXY), the key it sends, the `lang` of the URL. */
@@ -124,7 +141,7 @@ function callerOf(req: Request): Caller {
 
 /** The RunResponse. Written with end() rather than json(): an ETag over megabytes of base64 serves no POST. */
 function sendJson(res: Response, result: InvokeResult): void {
-  const body = Buffer.from(JSON.stringify(runResponse(result)), 'utf8');
+  const body = runResponseBytes(result);
   res.status(200).set(rateHeaders(result.rate)).set({
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(body.length),
@@ -133,10 +150,16 @@ function sendJson(res: Response, result: InvokeResult): void {
   res.end(body);
 }
 
-/** The single result file (the kernel has zipped several) as the body, with its type and a safe file name. */
-function sendDownload(res: Response, result: InvokeResult): void {
+/**
+ * The single result file (the kernel has zipped several) as the body, with its type and a safe file name;
+ * written as it arrives from the job process when it is still arriving.
+ */
+async function sendDownload(res: Response, result: InvokeResult): Promise<void> {
   const file = result.files[0];
   const body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+  const { streaming } = result;
+  // Nothing is said until the first bytes are in: a result that stops before them is answered with its error.
+  if (streaming) await arrived(streaming, Math.min(STREAM_CHUNK, body.length));
   res.status(200).set(rateHeaders(result.rate)).set({
     'Content-Type': file.contentType,
     'Content-Length': String(body.length),
@@ -148,7 +171,49 @@ function sendDownload(res: Response, result: InvokeResult): void {
   });
   const messages = messagesHeader(result.messages);
   if (messages) res.set(MESSAGES_HEADER, messages);
-  res.end(body);
+  if (streaming) await streamBody(res, body, streaming);
+  else res.end(body);
+}
+
+/** Bytes written at least this many at a time while a file arrives (fewer only for its last ones). */
+const STREAM_CHUNK = 256 * 1024;
+
+type Streaming = NonNullable<InvokeResult['streaming']>;
+
+/** Waits until `bytes` of the file are in; throws the call's error (a ToolError) if they stop coming. */
+async function arrived(streaming: Streaming, bytes: number): Promise<void> {
+  try {
+    while (streaming.received() < bytes) await streaming.more();
+  } catch {
+    await streaming.done;
+    throw new Error('the result stopped arriving');
+  }
+}
+
+/**
+ * Writes a file while the job process is still sending it: each part goes to the socket once it is in (a
+ * view of the file's own buffer, no copy), so the answer's writing overlaps its hand-back. The status and
+ * headers are out by then, so a transfer that stops cannot become an Error body: the connection is closed
+ * short of its Content-Length, which every client reads as a failed download.
+ */
+async function streamBody(res: Response, body: Buffer, streaming: Streaming): Promise<void> {
+  let sent = 0;
+  try {
+    while (sent < body.length) {
+      const received = streaming.received();
+      if (received - sent >= STREAM_CHUNK || received === body.length) {
+        res.write(body.subarray(sent, received));
+        sent = received;
+      } else await streaming.more();
+    }
+    await streaming.done;
+    res.end();
+  } catch (err) {
+    // The call has ended with what stopped the bytes (its usage event); nothing more to wait for here.
+    streaming.done.catch(() => {});
+    console.error('download stopped while the result arrived:', err);
+    res.destroy();
+  }
 }
 
 /**

@@ -61,3 +61,36 @@ test('frames: files past the bound, bad sizes and heads that are not JSON are re
   huge.writeUInt32BE(2 ** 31);
   assert.throws(() => collect().reader.push(huge), FrameError);
 });
+
+test('frames: a reader told of a frame as its head arrives sees its files fill in order, then the whole frame', () => {
+  const sent = concat(files);
+  for (const size of [1, 7, 4096, wire.length]) {
+    const { frames, reader } = collect();
+    const events: string[] = [];
+    let buffers: Uint8Array[] = [];
+    let filled = 0;
+    /** The byte at `i` of the files back to back, as the reader holds them. */
+    const byteAt = (i: number) => {
+      for (const b of buffers) {
+        if (i < b.length) return b[i];
+        i -= b.length;
+      }
+      return -1;
+    };
+    reader.onStart = (head, f) => {
+      events.push(`start ${head.t}`);
+      buffers = f;
+      assert.equal(frames.length, 0, 'before the frame is whole');
+    };
+    reader.onBytes = (n) => {
+      // What came in is in place: the files' bytes from `filled` on, back to back.
+      for (let i = filled; i < filled + n; i++) if (byteAt(i) !== sent[i]) assert.fail(`pieces of ${size}: byte ${i}`);
+      filled += n;
+    };
+    for (let at = 0; at < wire.length; at += size) reader.push(wire.subarray(at, at + size));
+    assert.deepEqual(events, ['start job'], `pieces of ${size}: only frames with files are announced`);
+    assert.equal(filled, 70_003);
+    assert.equal(frames.length, 2);
+    assert.equal(frames[0].files, buffers, 'the frame hands over the buffers it announced');
+  }
+});

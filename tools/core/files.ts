@@ -1,4 +1,5 @@
 // Input files: the format is decided by the extension, as the spec says; sizes are counted on decoded bytes.
+import { decodeBase64Fast, DecodedBase64 } from './base64.ts';
 import { ToolError } from './errors.ts';
 
 /** The extensions tools admit; a tool's `input.formats` lists its own. A tool that reads a new one adds it here. */
@@ -32,8 +33,17 @@ export function baseNameOf(name: string): string {
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
-/** Decodes standard or URL-safe base64, refusing anything else instead of skipping bad characters as Buffer does. */
-export function decodeBase64(text: string, option: string): Uint8Array {
+/**
+ * Decodes standard or URL-safe base64, refusing anything else instead of skipping bad characters as Buffer
+ * does; whitespace is dropped. A text the JSON reader decoded already (DecodedBase64) gives its verdict.
+ */
+export function decodeBase64(text: string | DecodedBase64, option: string): Uint8Array {
+  if (text instanceof DecodedBase64) {
+    if (text.bytes === null) throw new ToolError('invalid_option', { option, messageKey: 'error-details.base64' });
+    return text.bytes;
+  }
+  const fast = decodeBase64Fast(text);
+  if (fast) return fast;
   const compact = text.replace(/\s+/g, '');
   const ok = (BASE64.test(compact) && compact.length % 4 === 0) || (BASE64URL.test(compact) && compact.length % 4 !== 1);
   if (!ok) throw new ToolError('invalid_option', { option, messageKey: 'error-details.base64' });
@@ -41,7 +51,7 @@ export function decodeBase64(text: string, option: string): Uint8Array {
 }
 
 /** Upper bound of the decoded size of a base64 text, to refuse oversized input before decoding it. */
-export function decodedSizeOf(text: string): number {
+export function decodedSizeOf(text: string | DecodedBase64): number {
   return Math.floor((text.length * 3) / 4);
 }
 

@@ -14,6 +14,7 @@
 // that sends its whole body before it reads (Python's http.client and urllib, for instance) loses the answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { parseJsonBody } from './json-text.ts';
 
 /** How long a refused connection is kept reading (and dropping) what the client still sends. */
 export const LINGER_MS = 10_000;
@@ -150,13 +151,8 @@ export function readJson(req: IncomingMessage, limit: number): Promise<unknown> 
     };
     const onEnd = () => {
       if (whole !== null && received !== whole.length) return done(bodyError(400, 'request.size.invalid', 'request size did not match content length'));
-      let text = (whole ?? Buffer.concat(chunks)).toString('utf8');
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      if (text.length === 0) return done(null, {});
-      const first = /^[\x20\x09\x0a\x0d]*(.)/.exec(text)?.[1];
       try {
-        if (first !== '{' && first !== '[') throw new SyntaxError('a JSON body must be an object or an array');
-        done(null, JSON.parse(text));
+        done(null, parseJsonBody(whole ?? Buffer.concat(chunks)));
       } catch (err) {
         done(Object.assign(bodyError(400, 'entity.parse.failed', (err as Error).message), { body: undefined }));
       }

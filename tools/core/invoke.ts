@@ -5,10 +5,12 @@ import { MB, type Config } from './config.ts';
 import type { Message } from './define.ts';
 import { clientOf } from './client-address.ts';
 import { asToolError, ToolError, type ErrorDetail, type RateInfo } from './errors.ts';
+import { DecodedBase64 } from './base64.ts';
 import { checkFiles, decodeBase64, decodedSizeOf, type InputFile } from './files.ts';
-import type { JobRunner } from './jobs.ts';
+import type { JobRunner, Streaming } from './jobs.ts';
 import type { KeyStore } from './keys.ts';
 import type { OutputFile, Preview } from './output.ts';
+import { mark, type PhaseMarks } from './phases.ts';
 import type { QuotaStore, QuotaTake } from './quota.ts';
 import { getTool } from './registry.ts';
 import { optionsSchema, parseOptions } from './schema.ts';
@@ -33,6 +35,10 @@ export interface RawInput {
   files?: InputFile[];
   /** Answer with the raw file (several become one ZIP) instead of base64 in JSON. */
   download?: boolean;
+  /** Where the run's time goes, when something measures it (phases.ts). */
+  marks?: PhaseMarks;
+  /** With `download`: the caller writes the file as it arrives from the job (InvokeResult.streaming). */
+  stream?: boolean;
 }
 
 export interface InvokeResult {
@@ -43,6 +49,11 @@ export interface InvokeResult {
   textPreview: string | null;
   messages: Message[];
   rate: RateInfo;
+  /**
+   * A download asked to stream whose file is still arriving: its bytes may be read only as `received()` says.
+   * The call ends (its usage event) once they are all in, or with what stopped them (`done` rejects).
+   */
+  streaming?: Streaming;
 }
 
 export interface KernelDeps {
@@ -60,9 +71,10 @@ function filesFromArgs(field: 'file' | 'files', args: Record<string, unknown>, m
   const list = field === 'files' ? raw : [raw];
   if (!Array.isArray(list)) throw new ToolError('invalid_option', { option: field, params: { option: field, expected: 'array', received: typeof raw } });
   const objects = list.map((f) => {
-    const ok = f && typeof f === 'object' && typeof f.name === 'string' && typeof f.contentBase64 === 'string' && Object.keys(f).length === 2;
+    const text = f?.contentBase64;
+    const ok = f && typeof f === 'object' && typeof f.name === 'string' && (typeof text === 'string' || text instanceof DecodedBase64) && Object.keys(f).length === 2;
     if (!ok) throw new ToolError('invalid_option', { option: field, params: { option: field, expected: '{ name, contentBase64 }', received: 'object' } });
-    return f as { name: string; contentBase64: string };
+    return f as { name: string; contentBase64: string | DecodedBase64 };
   });
   const claimed = objects.reduce((n, f) => n + decodedSizeOf(f.contentBase64), 0);
   if (claimed > maxBytes + 2 * objects.length) throw new ToolError('input_too_large', { option: field, params: { max: maxBytes / MB } });
@@ -186,11 +198,22 @@ export function createInvoke(deps: KernelDeps) {
       const opts = parseOptions(optionsSchema(tool), rawOptions);
 
       const download = input.download === true;
-      const result = await deps.jobs.run({ toolId, files, opts, lang, download });
+      mark(input.marks, 'jobStart');
+      const result = await deps.jobs.run({ toolId, files, opts, lang, download, marks: input.marks, stream: input.stream });
       const size = result.files.reduce((n, f) => n + f.bytes.byteLength, 0);
       if (!download && size > config.MAX_INLINE_RESULT_MB * MB) throw new ToolError('result_too_large', { params: { max: config.MAX_INLINE_RESULT_MB } });
       if (download && size > config.MAX_RESULT_MB * MB) throw new ToolError('result_too_large', { params: { max: config.MAX_RESULT_MB } });
-      return { tool: tool.id, lang, ...result, rate: await opened.end('ok', inputBytes) };
+      const { streaming } = result;
+      if (!streaming) return { tool: tool.id, lang, ...result, rate: await opened.end('ok', inputBytes) };
+      // Ending a call that counts gives back nothing: the rate it will report is the one it opened with.
+      const done = streaming.done.then(
+        async () => void (await opened.end('ok', inputBytes)),
+        async (err: unknown) => {
+          await opened.end(asToolError(err).code, inputBytes);
+          throw err;
+        },
+      );
+      return { tool: tool.id, lang, ...result, rate: opened.rate, streaming: { ...streaming, done } };
     } catch (err) {
       const e = asToolError(err);
       const rate = await opened.end(e.code, inputBytes);

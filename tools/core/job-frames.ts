@@ -45,6 +45,13 @@ export class FrameReader {
   private readonly maxHeadBytes: number;
   /** Most bytes the files of one frame may hold together: a frame declaring more is refused before any is read. */
   maxFileBytes: number;
+  /**
+   * Told of a frame with files as soon as its head is read, with the files' buffers (empty yet, of their final
+   * size), then of every byte count that lands in them (`onBytes`): a reader may use the bytes as they come.
+   * `onFrame` still follows once the last byte is in.
+   */
+  onStart: ((head: FrameHead, files: Uint8Array[]) => void) | null = null;
+  onBytes: ((n: number) => void) | null = null;
 
   constructor(onFrame: (head: FrameHead, files: Uint8Array[]) => void, o: { maxHeadBytes: number; maxFileBytes: number }) {
     this.onFrame = onFrame;
@@ -61,6 +68,7 @@ export class FrameReader {
   /** `n` bytes were read into `target()`. */
   filled(n: number): void {
     this.fileRead += n;
+    if (n > 0) this.onBytes?.(n);
     this.nextFile();
   }
 
@@ -111,6 +119,7 @@ export class FrameReader {
     this.files = sizes.map((s) => new Uint8Array(s));
     this.file = 0;
     this.fileRead = 0;
+    if (total > 0) this.onStart?.(message, this.files);
     this.nextFile();
   }
 

@@ -6,6 +6,7 @@ import { Socket } from 'node:net';
 import { resolveLang } from '../../locales/index.ts';
 import { frameOf, FrameReader, type FrameHead } from './job-frames.ts';
 import type { Job, JobReply } from './jobs.ts';
+import { epochNow } from './phases.ts';
 import { fullGc } from './reclaim.ts';
 
 /** Largest job head accepted (options and file names): far above any real one. */
@@ -68,6 +69,8 @@ async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
     limits: head.limits as Job['limits'],
     files: names.map((name, i) => ({ name, bytes: files[i] })),
   };
+  // A measured run (phases.ts) is told when this process had the job and when it had the result.
+  const got = head.timed === true ? epochNow() : 0;
   let reply: JobReply;
   try {
     reply = await run(job);
@@ -75,10 +78,11 @@ async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
     console.error('job module failed:', err);
     reply = { ok: false, code: 'internal_error' };
   }
-  if (!reply.ok) return send({ t: 'reply', ...reply });
+  const at = got ? { at: [got, epochNow()] } : {};
+  if (!reply.ok) return send({ t: 'reply', ...reply, ...at });
   const { files: out, ...rest } = reply.result;
   // No memory figure here: reading it costs a small run more than its hand-off (the server watches it instead).
-  send({ t: 'reply', ok: true, result: { ...rest, files: out.map((f) => ({ name: f.name, contentType: f.contentType })) } }, out.map((f) => f.bytes));
+  send({ t: 'reply', ok: true, result: { ...rest, files: out.map((f) => ({ name: f.name, contentType: f.contentType })) }, ...at }, out.map((f) => f.bytes));
 }
 
 send({ t: 'ready', rss: process.memoryUsage.rss() });

@@ -6,6 +6,7 @@ import { ToolError, type ErrorCode } from './errors.ts';
 import { execute, type RunResult } from './execute.ts';
 import type { InputFile } from './files.ts';
 import type { OutputFile } from './output.ts';
+import { mark, type PhaseMarks } from './phases.ts';
 import { createProcessPool, PoolFailure } from './process-pool.ts';
 import { fullGc } from './reclaim.ts';
 import { getTool } from './registry.ts';
@@ -19,6 +20,28 @@ export interface Job {
   download: boolean;
   /** Set by the runner from its configuration. */
   limits?: ToolLimits;
+  /** Marks of the hand-off, run and hand-back, when the run is measured (phases.ts). */
+  marks?: PhaseMarks;
+  /** A download whose caller writes it as it arrives: the result comes back `streaming` (JobResult). */
+  stream?: boolean;
+}
+
+/**
+ * A download's result as the job process sends it: the file (one: several come zipped) is its final buffer,
+ * filled as bytes arrive, so that the answer can go out as they come.
+ */
+export interface Streaming {
+  /** Bytes of the file in so far. */
+  received(): number;
+  /** Resolves once more are in (or all are); rejects if they stop coming. */
+  more(): Promise<void>;
+  /** Settles once every byte is in; rejects with the ToolError of what stopped them. */
+  done: Promise<void>;
+}
+
+/** A run's result; `streaming` while a download's bytes are still arriving (nothing may read them before). */
+export interface JobResult extends RunResult {
+  streaming?: Streaming;
 }
 
 export type JobReply =
@@ -28,8 +51,8 @@ export type JobReply =
 export interface JobRunner {
   /** Runs in progress. */
   readonly active: number;
-  /** Runs a job, or throws `busy` at once when every slot is taken. */
-  run(job: Job): Promise<RunResult>;
+  /** Runs a job, or throws `busy` at once when every slot is taken. A run's slot is held until its bytes are in. */
+  run(job: Job): Promise<JobResult>;
   /** Waits for the runs in flight (at most `graceMs`), then stops the workers. */
   close(graceMs?: number): Promise<void>;
 }
@@ -112,22 +135,32 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
     pool?.reclaim();
   };
 
-  async function runInPool(job: Job): Promise<RunResult> {
-    const head = { t: 'job', toolId: job.toolId, opts: job.opts, lang: job.lang, download: job.download, limits: toolLimitsOf(limits), names: job.files.map((f) => f.name) };
+  async function runInPool(job: Job): Promise<JobResult> {
+    const head = { t: 'job', toolId: job.toolId, opts: job.opts, lang: job.lang, download: job.download, limits: toolLimitsOf(limits), names: job.files.map((f) => f.name), ...(job.marks ? { timed: true } : {}) };
     const bytes = job.files.map((f) => f.bytes);
     const maxResultBytes = Math.ceil((job.download ? limits.MAX_RESULT_MB : limits.MAX_INLINE_RESULT_MB) * MB);
     let reply;
     try {
       // Once the job process has the uploads, this process never reads them again: they are let go at once.
-      reply = await pool!.run(head, bytes, { timeoutMs: limits.JOB_TIMEOUT_S * 1000, maxResultBytes, sent: () => release(bytes) });
+      reply = await pool!.run(head, bytes, { timeoutMs: limits.JOB_TIMEOUT_S * 1000, maxResultBytes, sent: () => release(bytes), stream: job.stream === true && job.download });
     } catch (err) {
       if (err instanceof PoolFailure) throw failureOf(err, job, limits);
       throw err;
     }
-    const h = reply.head as unknown as JobReply & { result?: { files: Array<Omit<OutputFile, 'bytes'>> } };
+    const h = reply.head as unknown as JobReply & { result?: { files: Array<Omit<OutputFile, 'bytes'>> }; at?: [number, number] };
+    if (job.marks) [job.marks.got, job.marks.done] = h.at ?? [];
+    const arrival = reply.arrival;
+    if (!arrival) mark(job.marks, 'returned');
     if (!h.ok) throw new ToolError(h.code, { option: h.option, messageKey: h.messageKey, params: h.params });
     const files = h.result.files.map((f, i) => ({ name: f.name, contentType: f.contentType, bytes: reply.files[i] }));
-    return { ...h.result, files };
+    if (!arrival) return { ...h.result, files };
+    const done = arrival.done.then(
+      () => mark(job.marks, 'returned'),
+      (err: unknown) => {
+        throw err instanceof PoolFailure ? failureOf(err, job, limits) : err;
+      },
+    );
+    return { ...h.result, files, streaming: { received: () => arrival.received, more: () => arrival.more(), done } };
   }
 
   async function runInline(job: Job): Promise<RunResult> {
@@ -148,15 +181,23 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
       if (active >= limits.MAX_JOBS) throw new ToolError('busy', { retryAfter: BUSY_RETRY_AFTER_S });
       active++;
       clearTimeout(reclaimTimer);
-      try {
-        return await (pool ? runInPool(job) : runInline(job));
-      } finally {
+      const finished = () => {
         active--;
         if (active === 0) {
           idle.splice(0).forEach((wake) => wake());
           reclaimTimer = setTimeout(reclaim, RECLAIM_AFTER_MS).unref();
         }
+      };
+      let result: JobResult;
+      try {
+        result = await (pool ? runInPool(job) : runInline(job));
+      } catch (err) {
+        finished();
+        throw err;
       }
+      if (result.streaming) result.streaming.done.then(finished, finished);
+      else finished();
+      return result;
     },
     async close(graceMs = 30_000) {
       clearTimeout(reclaimTimer);

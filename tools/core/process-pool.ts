@@ -49,6 +49,60 @@ export class PoolFailure extends Error {
 export interface PoolReply {
   head: FrameHead;
   files: Uint8Array[];
+  /** For a run asked to stream: the files' bytes still arriving (the files are their final buffers). */
+  arrival?: Arrival;
+}
+
+/**
+ * The bytes of a reply's files as they arrive, for a caller that passes them on as they come (the download
+ * of a large result goes out while the job process is still sending it). `received` counts the bytes in so
+ * far, in order; `more()` waits for the next ones; `done` settles once all are in, or with the PoolFailure
+ * that stopped them.
+ */
+export class Arrival {
+  received = 0;
+  readonly total: number;
+  readonly done: Promise<void>;
+  private settle!: (err?: PoolFailure) => void;
+  private failure: PoolFailure | null = null;
+  private finished = false;
+  private waiting: Array<{ resolve(): void; reject(err: PoolFailure): void }> = [];
+
+  constructor(total: number) {
+    this.total = total;
+    this.done = new Promise<void>((resolve, reject) => (this.settle = (err) => (err ? reject(err) : resolve())));
+    // A caller that only waits with more() must not leave this rejection unheard.
+    this.done.catch(() => {});
+  }
+
+  /** Resolves once more bytes are in than when it was called (or all are), rejects if they stop coming. */
+  more(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.finished) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+
+  add(n: number): void {
+    this.received += n;
+    this.wake();
+  }
+
+  finish(): void {
+    this.finished = true;
+    this.settle();
+    this.wake();
+  }
+
+  fail(err: PoolFailure): void {
+    if (this.finished || this.failure) return;
+    this.failure = err;
+    this.settle(err);
+    for (const w of this.waiting.splice(0)) w.reject(err);
+  }
+
+  private wake(): void {
+    for (const w of this.waiting.splice(0)) w.resolve();
+  }
 }
 
 /** How often the resident memory of busy processes is read (/proc/<pid>/statm, a few microseconds each). */
@@ -111,6 +165,10 @@ interface Pending {
   resolve(reply: PoolReply): void;
   reject(err: PoolFailure): void;
   timer: NodeJS.Timeout;
+  /** The run takes its reply's files as they arrive. */
+  stream: boolean;
+  /** Set once such a run has been answered with the reply's head: its files are still arriving. */
+  arrival?: Arrival;
 }
 
 interface JobProcess {
@@ -134,9 +192,10 @@ interface JobProcess {
 export interface ProcessPool {
   /**
    * Runs one job frame on a process and resolves with its reply frame; rejects with a PoolFailure. `sent` is
-   * called once the job's bytes are all written (the process has them, or the kernel holds the rest).
+   * called once the job's bytes are all written (the process has them, or the kernel holds the rest). With
+   * `stream`, a reply with files resolves as soon as its head is in, its files still arriving (`arrival`).
    */
-  run(head: Record<string, unknown>, files: Uint8Array[], o: { timeoutMs: number; maxResultBytes: number; sent?: () => void }): Promise<PoolReply>;
+  run(head: Record<string, unknown>, files: Uint8Array[], o: { timeoutMs: number; maxResultBytes: number; sent?: () => void; stream?: boolean }): Promise<PoolReply>;
   /** Idle processes collect their garbage; those that have served many runs are replaced. */
   reclaim(): void;
   /** Processes alive (starting, idle or busy). */
@@ -186,6 +245,8 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     const exited = new Promise<void>((resolve) => (markExited = resolve));
     const p: JobProcess = { state: 'starting', child: null, channel: null, ready: false, readyRss: 0, peakRss: 0, resident: null, runs: 0, pending: null, idleTimer: undefined, exited, markExited, reader: null as unknown as FrameReader };
     p.reader = new FrameReader((head, files) => onFrame(p, head, files), { maxHeadBytes: MAX_REPLY_HEAD_BYTES, maxFileBytes: 0 });
+    p.reader.onStart = (head, files) => onReplyHead(p, head, files);
+    p.reader.onBytes = (n) => p.pending?.arrival?.add(n);
     procs.add(p);
     connecting = connecting.then(() => launch(p)).catch((err: unknown) => {
       console.error('job process: cannot start:', err);
@@ -269,7 +330,8 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
       clearTimeout(pending.timer);
       p.runs++;
       stopWatchIfIdle();
-      pending.resolve({ head, files });
+      if (pending.arrival) pending.arrival.finish();
+      else pending.resolve({ head, files });
       // A process seen holding much memory during its job collects before it takes the next one.
       if (p.peakRss - p.readyRss > Math.max(COLLECT_OVER_MB * MB, (o.memoryMb * MB) / 8)) send(p, { t: 'reclaim' });
       else release(p);
@@ -280,6 +342,14 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     } else {
       kill(p, 'died', `unexpected frame ${String(head.t)}`);
     }
+  }
+
+  /** A reply's head, its files about to arrive: a run that streams is answered now (its time still runs). */
+  function onReplyHead(p: JobProcess, head: FrameHead, files: Uint8Array[]): void {
+    const pending = p.pending;
+    if (p.state === 'gone' || head.t !== 'reply' || !pending?.stream) return;
+    pending.arrival = new Arrival(files.reduce((n, f) => n + f.byteLength, 0));
+    pending.resolve({ head, files, arrival: pending.arrival });
   }
 
   function send(p: JobProcess, head: Record<string, unknown>, files: Uint8Array[] = [], sent?: () => void): void {
@@ -362,7 +432,9 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     p.pending = null;
     if (pending) {
       clearTimeout(pending.timer);
-      pending.reject(new PoolFailure(reason, detail));
+      const failure = new PoolFailure(reason, detail);
+      if (pending.arrival) pending.arrival.fail(failure);
+      else pending.reject(failure);
     }
     if (!closed && (procs.size === 0 || waiters.length > 0) && procs.size < o.maxProcesses) start();
     stopWatchIfIdle();
@@ -427,7 +499,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
         // The run's time counts from here, once a process is ready and has the job: the time a process took
         // to load (after one was killed a moment ago, say) is not the run's.
         const timer = setTimeout(() => kill(p, 'time', `over ${r.timeoutMs} ms`), r.timeoutMs);
-        p.pending = { resolve, reject, timer };
+        p.pending = { resolve, reject, timer, stream: r.stream === true };
         p.peakRss = 0;
         p.reader.maxFileBytes = r.maxResultBytes;
         idleRefs(p, false);

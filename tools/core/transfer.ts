@@ -2,17 +2,30 @@
 // stay alive here, referenced by the request's handlers, until the run answers: the input held twice at once.
 
 /**
- * Only a buffer the view covers whole, and that is big enough for it to matter, is let go: a small Buffer may
- * be a slice of Node's shared pool, and detaching that would break every other Buffer cut from it. A buffer
- * shared by two files is listed once.
+ * Only a buffer the view covers whole (or that a body reader marked as the request's own), and that is big
+ * enough for it to matter, is let go: a small Buffer may be a slice of Node's shared pool, and detaching that
+ * would break every other Buffer cut from it. A buffer shared by two files is listed once.
  */
 export const TRANSFER_MIN_BYTES = 64 * 1024;
+
+/** Buffers a body reader made for one request and that hold nothing but its files (own()). */
+const owned = new WeakSet<ArrayBuffer>();
+
+/**
+ * Marks a buffer as one request's own, holding its files and nothing any other code reads (the multipart
+ * reader's buffer for all of a body's files, the JSON reader's body buffer with files decoded in it): such a
+ * buffer is let go even when the files are views of parts of it.
+ */
+export function own(buffer: ArrayBufferLike): void {
+  if (buffer instanceof ArrayBuffer) owned.add(buffer);
+}
 
 export function transferables(views: Iterable<Uint8Array>): ArrayBuffer[] {
   const list = new Set<ArrayBuffer>();
   for (const v of views) {
     const buf = v.buffer;
-    if (buf instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === buf.byteLength && buf.byteLength >= TRANSFER_MIN_BYTES) list.add(buf);
+    if (!(buf instanceof ArrayBuffer) || buf.byteLength < TRANSFER_MIN_BYTES) continue;
+    if (owned.has(buf) || (v.byteOffset === 0 && v.byteLength === buf.byteLength)) list.add(buf);
   }
   return [...list];
 }

@@ -53,6 +53,39 @@ export function runResponse(r: InvokeResult): RunResponse {
   };
 }
 
+/** Result bytes encoded to base64 at a time (a multiple of 3): each piece's text is short-lived. */
+const BASE64_PIECE = 3 * 256 * 1024;
+
+/**
+ * The RunResponse as the bytes of its JSON text, the same bytes as `JSON.stringify(runResponse(r))`: each file's
+ * base64 is written piece by piece into the one buffer of the answer's final length, so no whole base64 text,
+ * whole JSON text or re-encoding of either exists (for an 8 MB result, 21 MB less at once and two copies fewer).
+ */
+export function runResponseBytes(r: InvokeResult): Buffer {
+  const text: string[] = [];
+  const head = JSON.stringify({ ok: true, tool: r.tool });
+  text.push(`${head.slice(0, -1)},"files":[`);
+  r.files.forEach((f, i) => {
+    const meta = JSON.stringify({ name: f.name, contentType: f.contentType, size: f.bytes.byteLength });
+    text.push(`${i > 0 ? ',' : ''}${meta.slice(0, -1)},"contentBase64":"`);
+    text.push('"}');
+  });
+  text.push(`],${JSON.stringify({ preview: r.preview, textPreview: r.textPreview, messages: r.messages }).slice(1)}`);
+  const base64Length = (n: number) => Math.ceil(n / 3) * 4;
+  const total = text.reduce((n, s) => n + Buffer.byteLength(s, 'utf8'), 0) + r.files.reduce((n, f) => n + base64Length(f.bytes.byteLength), 0);
+  const out = Buffer.allocUnsafe(total);
+  let at = out.write(text[0], 0, 'utf8');
+  r.files.forEach((f, i) => {
+    at += out.write(text[1 + 2 * i], at, 'utf8');
+    const bytes = Buffer.from(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength);
+    for (let from = 0; from < bytes.length; from += BASE64_PIECE) at += out.write(bytes.toString('base64', from, from + BASE64_PIECE), at, 'latin1');
+    at += out.write(text[2 + 2 * i], at, 'utf8');
+  });
+  at += out.write(text[text.length - 1], at, 'utf8');
+  if (at !== total) throw new Error(`RunResponse of ${at} bytes, ${total} expected`);
+  return out;
+}
+
 /**
  * The API key a request carries: `Authorization: Bearer <key>` or `X-Api-Key: <key>`; undefined when neither
  * header is sent. An Authorization header in any other form (`Bearer` alone, `Token sk_…`, a bare key) is
