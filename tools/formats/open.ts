@@ -8,6 +8,8 @@
 //   .ods .xlsb        ZIP → SheetJS
 //   .csv              text (any encoding, any delimiter); anything else → binary
 //   .json             JSON
+//   .xml              XML (one table: xml/read.ts); a package or binary → refused
+//   .html .htm        HTML (one sheet per table); a package or binary → refused
 //
 // Any other pairing is `unreadable`. When the content is not what the extension says, an info message says
 // what it was read as. Fast readers hand what they do not fully understand to SheetJS (fallback.ts).
@@ -18,6 +20,7 @@ import { FormatError } from './errors.ts';
 import { SheetJsReader } from './fallback.ts';
 import { HtmlReader } from './html/read.ts';
 import { JsonReader } from './json/read.ts';
+import { XmlReader, type XmlReadOptions } from './xml/read.ts';
 import type { Cell, ContentFormat, FormatContext, SourceFile, Workbook } from './model.ts';
 import { sniff, type Content } from './sniff.ts';
 import { XlsReader } from './xls/read.ts';
@@ -32,6 +35,8 @@ export interface OpenOptions {
   delimiter?: string;
   /** Sheets the caller reads: `first` lets a reader that parses whole workbooks (SheetJS) parse only that one. Default `all`. */
   sheets?: 'first' | 'all';
+  /** XML: the row element and whether attributes are columns. */
+  xml?: XmlReadOptions;
   /** Tests: read with SheetJS, the reader of last resort, to compare the fast readers with it. */
   reader?: 'sheetjs';
 }
@@ -55,6 +60,11 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   if (ext === 'csv' && o.reader === undefined) return open(() => new CsvReader(file, o.delimiter));
   if (ext === 'json' && o.reader === undefined) return open(() => new JsonReader(file));
   const content = sniff(file.bytes);
+  if ((ext === 'xml' || ext === 'html' || ext === 'htm') && o.reader === undefined) {
+    // Markup readers take text in any encoding; a package or binary file under such a name is refused.
+    if (content === 'zip' || content === 'cfb' || content === 'biff' || content === 'binary') throw unreadable(file, `${content} content`);
+    return ext === 'xml' ? open(() => new XmlReader(file, ctx, o.xml ?? {})) : open(() => new HtmlReader(file, ctx));
+  }
   if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets)), file, ext, ctx, null);
   if (!WORKBOOKS.has(ext)) throw unreadable(file, `.${ext} is not a format read here`);
   const book = (() => {

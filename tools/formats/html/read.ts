@@ -17,7 +17,7 @@ import type { BookReader, SheetRead } from '../book.ts';
 import { FormatError } from '../errors.ts';
 import { cellText, type Cell, type CellRange, type FormatContext, type Row, type SourceFile, type Table, type TextEncodingName } from '../model.ts';
 import { detectType } from '../csv/detect-type.ts';
-import { decodeText, decodeWindows1252 } from '../csv/read.ts';
+import { decodeText, decodeWindows1252, guessUtf16 } from '../csv/read.ts';
 
 type Node = DefaultTreeAdapterMap['node'];
 type Element = DefaultTreeAdapterMap['element'];
@@ -44,7 +44,7 @@ interface HtmlTable {
 export class HtmlReader implements BookReader {
   readonly format = 'html' as const;
   readonly sheets: { name: string; visibility: 'visible' }[];
-  readonly encoding: TextEncodingName;
+  readonly encoding?: TextEncodingName;
   private readonly tables: HtmlTable[];
 
   constructor(
@@ -52,7 +52,7 @@ export class HtmlReader implements BookReader {
     ctx: FormatContext,
   ) {
     const { text, encoding } = decodeHtml(file.bytes);
-    this.encoding = encoding;
+    if (encoding) this.encoding = encoding;
     const all = tablesOf(parse(text));
     this.tables = all.filter((t) => t.rows.some((r) => r.length > 0));
     if (this.tables.length === 0) throw new FormatError('empty', 'no HTML table with cells');
@@ -72,33 +72,56 @@ export class HtmlReader implements BookReader {
   }
 }
 
-/** Text of the bytes: a BOM decides, then a declared charset (utf-8, windows-1252 and its aliases), then §2.2. */
-function decodeHtml(bytes: Uint8Array): { text: string; encoding: TextEncodingName } {
+/**
+ * Text of the bytes: a BOM decides, then the charset a `<meta charset>` or `http-equiv` declares in the first
+ * 1,024 bytes (as the WHATWG prescan looks; any label the platform decodes), then §2.2.
+ */
+function decodeHtml(bytes: Uint8Array): { text: string; encoding?: TextEncodingName } {
   const bom = (bytes[0] === 0xef && bytes[1] === 0xbb) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  if (!bom) {
+  if (!bom && guessUtf16(bytes) === null) {
+    if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) >= 0) throw new FormatError('binary', 'NUL bytes in HTML');
     const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('latin1');
-    const charset = /<meta[^>]+charset\s*=\s*["']?\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
-    if (charset === 'utf-8' || charset === 'utf8') return { text: new TextDecoder('utf-8').decode(bytes), encoding: 'utf-8' };
-    if (charset && ['windows-1252', 'iso-8859-1', 'latin1', 'us-ascii', 'cp1252'].includes(charset)) return { text: decodeWindows1252(bytes), encoding: 'windows-1252' };
+    const charset = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head)?.[1]?.toLowerCase();
+    // Declared UTF-8 over bytes that are not is a page saved in windows-1252 and mislabelled: §2.2 reads it so.
+    if (charset === 'utf-8' || charset === 'utf8') return decodeText(bytes);
+    if (charset && LATIN.has(charset)) return { text: decodeWindows1252(bytes), encoding: 'windows-1252' };
+    // A declared UTF-16 over 8-bit bytes is read as UTF-8 (WHATWG); an unknown label leaves it to §2.2.
+    if (charset && !charset.startsWith('utf-16')) {
+      try {
+        return { text: new TextDecoder(charset).decode(bytes) };
+      } catch {
+        // not a label the platform knows
+      }
+    }
   }
   return decodeText(bytes);
 }
+
+/** Labels of windows-1252, which browsers use for all of them (WHATWG Encoding). */
+const LATIN = new Set(['windows-1252', 'cp1252', 'x-cp1252', 'iso-8859-1', 'iso8859-1', 'iso_8859-1', 'latin1', 'l1', 'us-ascii', 'ascii', 'iso-ir-100', 'ibm819', 'cp819', 'csisolatin1', 'ansi_x3.4-1968']);
 
 const childrenOf = (n: Node): Node[] => ('childNodes' in n ? (n.childNodes as Node[]) : []);
 const isElement = (n: Node): n is Element => 'tagName' in n;
 const attr = (e: Element, name: string) => e.attrs.find((a) => a.name === name)?.value;
 
+/** Tables inside tables past this depth make the file invalid_file (tools.md §2.11). */
+export const HTML_MAX_TABLE_DEPTH = 256;
+
 /** Every <table>, in the order of its start tag. */
 function tablesOf(doc: Node): HtmlTable[] {
   const out: HtmlTable[] = [];
   // An explicit stack: documents nest deeper than a call stack should (the parser itself bounds nothing).
-  const stack: Node[] = [doc];
+  const stack: [Node, number][] = [[doc, 0]];
   while (stack.length > 0) {
-    const n = stack.pop()!;
+    const [n, outer] = stack.pop()!;
     if (isElement(n) && SKIPPED.has(n.tagName)) continue;
-    if (isElement(n) && n.tagName === 'table') out.push(readTable(n));
+    let depth = outer;
+    if (isElement(n) && n.tagName === 'table') {
+      if (++depth > HTML_MAX_TABLE_DEPTH) throw new FormatError('too-deep', 'tables nested too deep', { params: { max: HTML_MAX_TABLE_DEPTH } });
+      out.push(readTable(n));
+    }
     const kids = childrenOf(n);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], depth]);
   }
   return out;
 }
