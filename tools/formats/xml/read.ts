@@ -93,8 +93,8 @@ class Collector {
       path = parent.path ? `${parent.path}.${seg}` : seg;
     } else this.row = [];
     // The element's column takes its place at the start tag (it gets a value at the end tag, if at all; a
-    // column never given one is dropped).
-    this.col(parent ? 'e\u0000' + path : 's\u0000');
+    // column never given one is dropped). The row's own text takes its place where it first shows.
+    if (parent) this.col('e\u0000' + path);
     if (this.attributes) {
       for (const [name, value] of Object.entries(tag.attributes as Record<string, string>)) {
         if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
@@ -106,6 +106,7 @@ class Collector {
 
   text(s: string): void {
     this.frames[this.frames.length - 1].text += s;
+    if (this.frames.length === 1 && !this.cols.has('s\u0000') && s.trim() !== '') this.col('s\u0000');
   }
 
   /** The end tag of an open element; true when it ended the row. */
