@@ -8,7 +8,7 @@
 // and comments are skipped. colspan (1–1000) and rowspan (0–65534, 0 to the end of its section) place the value
 // in the first cell of the span and record it as a merged range (Table.layout). Values are typed by
 // csv-to-excel's rules when asked (detectTypes), except header cells (<th>, rows of <thead>), which stay text.
-// The sheet is named after the <caption>, else `Tabla N` / `Table N`. Tables without cells are skipped, with an
+// The sheet is named after the <caption>, else `Tabla N` / `Table N`. Tables without any value are skipped, with an
 // info message.
 import { parse } from 'parse5';
 import type { DefaultTreeAdapterMap } from 'parse5';
@@ -54,7 +54,8 @@ export class HtmlReader implements BookReader {
     const { text, encoding } = decodeHtml(file.bytes);
     if (encoding) this.encoding = encoding;
     const all = tablesOf(parse(text));
-    this.tables = all.filter((t) => t.rows.some((r) => r.length > 0));
+    // A table whose cells are all empty (a layout table around an image, an empty navigation box) has no data.
+    this.tables = all.filter((t) => t.rows.some((r) => r.some((c) => c.text !== '')));
     if (this.tables.length === 0) throw new FormatError('empty', 'no HTML table with cells');
     if (this.tables.length < all.length) ctx.message('info', 'html_tables_skipped', { name: file.name, count: all.length - this.tables.length });
     this.sheets = this.tables.map((t, i) => ({ name: t.caption || ctx.name('table', { n: i + 1 }), visibility: 'visible' }));
@@ -156,36 +157,58 @@ function rowOf(tr: Element, inHead: boolean): HtmlCell[] {
   return cells;
 }
 
-/** The text content of an element, whitespace collapsed, line breaks where the page breaks lines. */
+/**
+ * The text content of an element, whitespace collapsed, line breaks where the page breaks lines: a <br> is a
+ * line break of its own (two make an empty line), the edges of p, div, li and of a nested table end the line
+ * when it holds text (so that `antes<table>…</table>después` stays two words).
+ */
 function textOf(e: Element): string {
-  const parts: string[] = [];
-  const stack: (Node | '\n')[] = [...childrenOf(e)].reverse();
+  let out = '';
+  // Whether the line being written holds more than whitespace.
+  let filled = false;
+  const soft = () => {
+    if (filled) out += '\n';
+    filled = false;
+  };
+  const stack: (Node | typeof EDGE)[] = [...childrenOf(e)].reverse();
   while (stack.length > 0) {
     const n = stack.pop()!;
-    if (n === '\n') {
-      parts.push('\n');
+    if (n === EDGE) {
+      soft();
       continue;
     }
-    if (n.nodeName === '#text') parts.push((n as { value: string }).value.replace(/[ \t\n\f\r]+/g, ' '));
-    if (!isElement(n) || SKIPPED.has(n.tagName) || n.tagName === 'table') continue;
+    if (n.nodeName === '#text') {
+      const text = (n as { value: string }).value.replace(/[ \t\n\f\r]+/g, ' ');
+      out += text;
+      if (text !== ' ') filled = true;
+      continue;
+    }
+    if (!isElement(n) || SKIPPED.has(n.tagName)) continue;
+    if (n.tagName === 'table') {
+      soft();
+      continue;
+    }
     if (n.tagName === 'br') {
-      parts.push('\n');
+      out += '\n';
+      filled = false;
       continue;
     }
     const breaks = BREAKS.has(n.tagName);
-    if (breaks) stack.push('\n');
+    if (breaks) stack.push(EDGE);
     const kids = childrenOf(n);
     for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
-    if (breaks) stack.push('\n');
+    if (breaks) stack.push(EDGE);
   }
-  return parts
-    .join('')
+  return out
     .split('\n')
+    // Outer no-break spaces go too (`&nbsp;Madrid` is Madrid); inner ones stay, as a page shows them.
     .map((line) => line.trim())
-    .filter((line, i, lines) => line !== '' || (i > 0 && i < lines.length - 1 && lines[i - 1] !== ''))
     .join('\n')
-    .trim();
+    .replace(/^\n+|\n+$/g, '');
 }
+
+/** The edge of a block element in textOf's stack. */
+const EDGE = Symbol('edge');
 
 /** The table's grid: each cell's value in the first cell of its span, the spans as merged ranges. */
 function layOut(t: HtmlTable, detect: boolean): { rows: Row[]; merges: CellRange[] } {
