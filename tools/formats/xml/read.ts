@@ -35,23 +35,41 @@ export interface XmlReadOptions {
 /** Which elements are rows: by name and depth (the root is at depth 1). */
 type RowTest = (name: string, depth: number) => boolean;
 
-/** One open element inside a row. */
-interface Frame {
-  /** Path from the row element ('' for the row itself). */
+/**
+ * A path from the row element, met in some row: its element column and its attribute columns, and its child
+ * paths by name and occurrence. Rows share these nodes, so that an element costs no string once its path is
+ * known (a row of ten children made ten paths and ten keys per row before: half the read).
+ */
+interface PathNode {
+  /** '' for the row element itself. */
   path: string;
+  /** The element's column; -1 until registered. */
+  col: number;
+  attrs: Map<string, number> | null;
+  /** Children by name: the k-th occurrence under one parent element is nodes[k] (`name`, `name_2`…). */
+  kids: Map<string, { parent: number; n: number; nodes: PathNode[] }> | null;
+}
+
+const pathNode = (path: string): PathNode => ({ path, col: -1, attrs: null, kids: null });
+
+/** One open element inside a row; reused by depth. */
+interface Frame {
+  node: PathNode;
+  /** Tells this element from earlier ones at the same depth (occurrence counts restart under a new parent). */
+  id: number;
   text: string;
   children: number;
-  /** Child names seen so far, for `name_2`; made at the first child. */
-  seen: Map<string, number> | null;
 }
 
 /** Rows of one kind of row element, as they are read: columns by key, in order of first appearance. */
 class Collector {
   readonly rows: (string | undefined)[][] = [];
-  private readonly cols = new Map<string, number>();
-  private readonly order: number[] = [];
   private readonly keys: string[] = [];
-  private frames: Frame[] = [];
+  private readonly order: number[] = [];
+  private readonly root = pathNode('');
+  private selfCol = -1;
+  private readonly frames: Frame[] = [];
+  private depth = 0;
   private row: (string | undefined)[] = [];
   /** False once a speculative kind looks like a wrapper rather than a row (too many columns): given up. */
   alive = true;
@@ -66,59 +84,71 @@ class Collector {
   ) {}
 
   get inside(): boolean {
-    return this.frames.length > 0;
+    return this.depth > 0;
   }
 
   private col(key: string): number {
-    let c = this.cols.get(key);
-    if (c === undefined) {
-      c = this.keys.length;
-      this.cols.set(key, c);
-      this.keys.push(key);
-      this.order.push(this.seq.n++);
-      if (this.speculative && c >= WRAPPER_COLUMNS) this.alive = false;
-    }
+    const c = this.keys.length;
+    this.keys.push(key);
+    this.order.push(this.seq.n++);
+    if (this.speculative && c >= WRAPPER_COLUMNS) this.alive = false;
     return c;
   }
 
-  open(tag: SaxesTagPlain): void {
-    const parent = this.frames.at(-1);
-    let path = '';
-    if (parent) {
+  open(tag: SaxesTagPlain, id: number): void {
+    let node: PathNode;
+    if (this.depth > 0) {
+      const parent = this.frames[this.depth - 1];
       parent.children++;
-      const seen = (parent.seen ??= new Map());
-      const n = (seen.get(tag.name) ?? 0) + 1;
-      seen.set(tag.name, n);
-      const seg = n > 1 ? `${tag.name}_${n}` : tag.name;
-      path = parent.path ? `${parent.path}.${seg}` : seg;
-    } else this.row = [];
-    // The element's column takes its place at the start tag (it gets a value at the end tag, if at all; a
-    // column never given one is dropped). The row's own text takes its place where it first shows.
-    if (parent) this.col('e\u0000' + path);
+      const kids = (parent.node.kids ??= new Map());
+      let kid = kids.get(tag.name);
+      if (kid === undefined) kids.set(tag.name, (kid = { parent: -1, n: 0, nodes: [] }));
+      if (kid.parent !== parent.id) {
+        kid.parent = parent.id;
+        kid.n = 0;
+      }
+      const k = kid.n++;
+      node = kid.nodes[k] ??= pathNode(childPath(parent.node.path, k > 0 ? `${tag.name}_${k + 1}` : tag.name));
+      // The element's column takes its place at the start tag (it gets a value at the end tag, if at all; a
+      // column never given one is dropped). The row's own text takes its place where it first shows.
+      if (node.col < 0) node.col = this.col('e\u0000' + node.path);
+    } else {
+      node = this.root;
+      this.row = [];
+    }
     if (this.attributes) {
-      for (const [name, value] of Object.entries(tag.attributes as Record<string, string>)) {
+      const attrs = tag.attributes as Record<string, string>;
+      for (const name in attrs) {
         if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
-        this.set(this.col(`a\u0000${path}\u0000${name}`), value);
+        const known = (node.attrs ??= new Map());
+        let c = known.get(name);
+        if (c === undefined) known.set(name, (c = this.col(`a\u0000${node.path}\u0000${name}`)));
+        this.set(c, attrs[name]);
       }
     }
-    this.frames.push({ path, text: '', children: 0, seen: null });
+    const f = (this.frames[this.depth] ??= { node, id, text: '', children: 0 });
+    f.node = node;
+    f.id = id;
+    f.text = '';
+    f.children = 0;
+    this.depth++;
   }
 
   text(s: string): void {
-    this.frames[this.frames.length - 1].text += s;
-    if (this.frames.length === 1 && !this.cols.has('s\u0000') && s.trim() !== '') this.col('s\u0000');
+    this.frames[this.depth - 1].text += s;
+    if (this.depth === 1 && this.selfCol < 0 && s.trim() !== '') this.selfCol = this.col('s\u0000');
   }
 
   /** The end tag of an open element; true when it ended the row. */
   close(): boolean {
-    const f = this.frames.pop()!;
+    const f = this.frames[--this.depth];
     const text = f.text.trim();
-    if (this.frames.length === 0) {
-      if (text !== '') this.set(this.col('s\u0000'), text);
+    if (this.depth === 0) {
+      if (text !== '') this.set(this.selfCol, text);
       this.rows.push(this.row);
       return true;
     }
-    if (f.children === 0 || text !== '') this.set(this.col('e\u0000' + f.path), text);
+    if (f.children === 0 || text !== '') this.set(f.node.col, text);
     return false;
   }
 
@@ -137,39 +167,50 @@ class Collector {
       const [kind, path, attr] = this.keys[c].split('\u0000');
       if (kind === 'e') return path;
       if (kind === 's') return this.name;
-      const plain = path ? `${path}.${attr}` : attr;
-      return elements.has(plain) ? (path ? `${path}.@${attr}` : `@${attr}`) : plain;
+      const plain = childPath(path, attr);
+      return elements.has(plain) ? childPath(path, '@' + attr) : plain;
     });
     const header = uniqueNames(titles, (t, n) => `${t} (${n})`).names;
     const typing = { decimalComma: false };
-    const rows = this.rows.map((r) => cols.map((c): Cell => {
-      const t = r[c];
-      if (t === undefined || t === '') return null;
-      return detect ? detectType(t, typing) : t;
-    }));
+    const rows = this.rows.map((r) =>
+      cols.map((c): Cell => {
+        const t = r[c];
+        if (t === undefined || t === '') return null;
+        return detect ? detectType(t, typing) : t;
+      }),
+    );
     return { header, rows };
   }
 }
 
-/** What the automatic choice needs: per (depth, name), the count, whether it repeats under one parent, the first. */
+const childPath = (parent: string, seg: string) => (parent ? `${parent}.${seg}` : seg);
+
+/**
+ * What the automatic choice needs, per depth and name: the count, whether it repeats under one parent, the
+ * first. A name repeats when it is met again under the same parent element (told by its id), with no map per
+ * element.
+ */
 class Census {
-  private readonly stats = new Map<string, { depth: number; name: string; count: number; repeats: boolean; first: number }>();
+  private readonly levels: Map<string, { name: string; count: number; repeats: boolean; first: number; parent: number }>[] = [];
   private n = 0;
-  note(name: string, depth: number, repeatsHere: boolean): void {
-    const key = `${depth}\u0000${name}`;
-    let s = this.stats.get(key);
-    if (!s) this.stats.set(key, (s = { depth, name, count: 0, repeats: false, first: this.n++ }));
+  note(name: string, depth: number, parent: number): void {
+    const level = (this.levels[depth] ??= new Map());
+    let s = level.get(name);
+    if (!s) level.set(name, (s = { name, count: 0, repeats: false, first: this.n++, parent: -1 }));
     s.count++;
-    if (repeatsHere) s.repeats = true;
+    if (s.parent === parent) s.repeats = true;
+    s.parent = parent;
   }
   /** The row element, or null when nothing repeats. */
   choice(): { name: string; depth: number } | null {
-    let best: { depth: number; name: string; count: number; first: number } | null = null;
-    for (const s of this.stats.values()) {
-      if (!s.repeats) continue;
-      if (!best || s.depth < best.depth || (s.depth === best.depth && (s.count > best.count || (s.count === best.count && s.first < best.first)))) best = s;
+    for (let depth = 1; depth < this.levels.length; depth++) {
+      let best: { name: string; count: number; first: number } | null = null;
+      for (const s of this.levels[depth]?.values() ?? []) {
+        if (s.repeats && (!best || s.count > best.count || (s.count === best.count && s.first < best.first))) best = s;
+      }
+      if (best) return { name: best.name, depth };
     }
-    return best && { name: best.name, depth: best.depth };
+    return null;
   }
 }
 
@@ -209,8 +250,9 @@ function parse(text: string, p: Pass): PassResult {
   const collectors = new Map<string, Collector>();
   const census = new Census();
   const deep = new Set<string>();
-  // Per open element: its child names counted (census), made at the first child.
-  const counts: (Map<string, number> | null)[] = [];
+  // The id of the open element at each depth (0: the document): siblings share their parent's.
+  const ids: number[] = [0];
+  let lastId = 0;
   let current: Collector | null = null;
   let top = '';
   let root = '';
@@ -223,23 +265,16 @@ function parse(text: string, p: Pass): PassResult {
     throw new FormatError('xml-dtd', 'XML with a DOCTYPE');
   });
   parser.on('opentag', (tag) => {
-    const depth = counts.length + 1;
+    const depth = ids.length;
     if (depth > XML_MAX_DEPTH) throw new FormatError('too-deep', 'XML nested too deep', { params: { max: XML_MAX_DEPTH } });
+    const id = ++lastId;
     if (depth === 1) root = tag.name;
     if (p.test === null) {
-      const parent = counts[counts.length - 1];
-      let repeats = false;
-      if (parent !== undefined) {
-        const siblings = (counts[counts.length - 1] ??= new Map());
-        const n = (siblings.get(tag.name) ?? 0) + 1;
-        siblings.set(tag.name, n);
-        repeats = n >= 2;
-      }
-      census.note(tag.name, depth, repeats);
+      census.note(tag.name, depth, ids[depth - 1]);
       if (depth === 2) top = tag.name;
       else if (depth > 2 && tag.name !== top) deep.add(tag.name);
     }
-    counts.push(null);
+    ids.push(id);
     if (current === null) {
       const starts = p.test === null ? depth === 2 : p.test(tag.name, depth);
       if (!starts) return;
@@ -248,7 +283,7 @@ function parse(text: string, p: Pass): PassResult {
       current = collectors.get(kind) ?? null;
       if (current === null) collectors.set(kind, (current = new Collector(tag.name, p.attributes, seq, p.test === null)));
     }
-    if (current.alive) current.open(tag);
+    if (current.alive) current.open(tag, id);
   });
   const onText = (s: string) => {
     if (current?.alive && current.inside) current.text(s);
@@ -256,10 +291,11 @@ function parse(text: string, p: Pass): PassResult {
   parser.on('text', onText);
   parser.on('cdata', onText);
   parser.on('closetag', () => {
-    counts.pop();
+    ids.pop();
     if (current === null) return;
     if (!current.alive) {
-      if (counts.length === (p.test === null ? 1 : -1)) current = null;
+      // A kind given up on is followed to the end of its element only (speculative kinds start at depth 2).
+      if (ids.length === 2) current = null;
       return;
     }
     if (current.close()) {
