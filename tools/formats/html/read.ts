@@ -148,13 +148,17 @@ function rowOf(tr: Element, inHead: boolean): HtmlCell[] {
   const cells: HtmlCell[] = [];
   for (const td of childrenOf(tr)) {
     if (!isElement(td) || (td.tagName !== 'td' && td.tagName !== 'th')) continue;
-    const span = (name: string, min: number, max: number, fallback: number) => {
-      const n = parseInt(attr(td, name) ?? '', 10);
-      return Number.isNaN(n) ? fallback : Math.min(max, Math.max(min, n));
-    };
-    cells.push({ text: textOf(td), header: inHead || td.tagName === 'th', colspan: span('colspan', 1, MAX_COLSPAN, 1), rowspan: span('rowspan', 0, MAX_ROWSPAN, 1) });
+    const colspan = td.attrs.length === 0 ? 1 : spanOf(attr(td, 'colspan'), 1, MAX_COLSPAN);
+    const rowspan = td.attrs.length === 0 ? 1 : spanOf(attr(td, 'rowspan'), 0, MAX_ROWSPAN);
+    cells.push({ text: textOf(td), header: inHead || td.tagName === 'th', colspan, rowspan });
   }
   return cells;
+}
+
+/** A span attribute as browsers read it: an integer clamped to its range, 1 when absent or not a number. */
+function spanOf(value: string | undefined, min: number, max: number): number {
+  const n = value === undefined ? NaN : parseInt(value, 10);
+  return Number.isNaN(n) ? 1 : Math.min(max, Math.max(min, n));
 }
 
 /**
@@ -163,18 +167,19 @@ function rowOf(tr: Element, inHead: boolean): HtmlCell[] {
  * when it holds text (so that `antes<table>…</table>después` stays two words).
  */
 function textOf(e: Element): string {
+  // Most cells hold one text node: no walk (a closure or an array per cell was a tenth of reading a page).
+  const only = e.childNodes.length === 1 ? (e.childNodes[0] as Node) : null;
+  if (only !== null && only.nodeName === '#text') return (only as { value: string }).value.replace(/[ \t\n\f\r]+/g, ' ').trim();
+  if (e.childNodes.length === 0) return '';
   let out = '';
   // Whether the line being written holds more than whitespace.
   let filled = false;
-  const soft = () => {
-    if (filled) out += '\n';
-    filled = false;
-  };
   const stack: (Node | typeof EDGE)[] = [...childrenOf(e)].reverse();
   while (stack.length > 0) {
     const n = stack.pop()!;
     if (n === EDGE) {
-      soft();
+      if (filled) out += '\n';
+      filled = false;
       continue;
     }
     if (n.nodeName === '#text') {
@@ -185,7 +190,8 @@ function textOf(e: Element): string {
     }
     if (!isElement(n) || SKIPPED.has(n.tagName)) continue;
     if (n.tagName === 'table') {
-      soft();
+      if (filled) out += '\n';
+      filled = false;
       continue;
     }
     if (n.tagName === 'br') {
@@ -221,16 +227,19 @@ function layOut(t: HtmlTable, detect: boolean): { rows: Row[]; merges: CellRange
   for (let r = 0; r < t.rows.length; r++) {
     while (r >= sectionEnd && section < t.sections.length) sectionEnd += t.sections[section++];
     const row: Row = (rows[r] ??= []);
-    const busy = (taken[r] ??= new Set());
+    // Columns taken by spans from above or the left; none in most tables.
+    const busy = taken[r];
     let c = 0;
     for (const cell of t.rows[r]) {
-      while (busy.has(c)) c++;
+      if (busy !== undefined) while (busy.has(c)) c++;
       const value: Cell = cell.text === '' ? null : detect && !cell.header ? detectType(cell.text, typing) : cell.text;
       row[c] = value;
       const bottom = cell.rowspan === 0 ? sectionEnd - 1 : Math.min(sectionEnd - 1, r + cell.rowspan - 1);
       const right = c + cell.colspan - 1;
-      if (bottom > r || right > c) merges.push({ top: r, left: c, bottom, right });
-      for (let rr = r; rr <= bottom; rr++) for (let cc = c; cc <= right; cc++) (taken[rr] ??= new Set()).add(cc);
+      if (bottom > r || right > c) {
+        merges.push({ top: r, left: c, bottom, right });
+        for (let rr = r; rr <= bottom; rr++) for (let cc = c; cc <= right; cc++) (taken[rr] ??= new Set()).add(cc);
+      }
       c = right + 1;
     }
   }
