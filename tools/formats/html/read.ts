@@ -10,8 +10,8 @@
 // csv-to-excel's rules when asked (detectTypes), except header cells (<th>, rows of <thead>), which stay text.
 // The sheet is named after the <caption>, else `Tabla N` / `Table N`. Tables without any value are skipped, with an
 // info message.
-import { parse } from 'parse5';
-import type { DefaultTreeAdapterMap } from 'parse5';
+import { defaultTreeAdapter, parse } from 'parse5';
+import type { DefaultTreeAdapterMap, TreeAdapter } from 'parse5';
 import { ArrayTable } from '../batch.ts';
 import type { BookReader, SheetRead } from '../book.ts';
 import { FormatError } from '../errors.ts';
@@ -53,7 +53,7 @@ export class HtmlReader implements BookReader {
   ) {
     const { text, encoding } = decodeHtml(file.bytes);
     if (encoding) this.encoding = encoding;
-    const all = tablesOf(parse(text));
+    const all = tablesOf(parse(text, { treeAdapter: LEAN }));
     // A table whose cells are all empty (a layout table around an image, an empty navigation box) has no data.
     this.tables = all.filter((t) => t.rows.some((r) => r.some((c) => c.text !== '')));
     if (this.tables.length === 0) throw new FormatError('empty', 'no HTML table with cells');
@@ -105,6 +105,50 @@ const childrenOf = (n: Node): Node[] => ('childNodes' in n ? (n.childNodes as No
 const isElement = (n: Node): n is Element => 'tagName' in n;
 const attr = (e: Element, name: string) => e.attrs.find((a) => a.name === name)?.value;
 
+/** The cells of each row, read when the parser closed it. */
+const ROWS = new WeakMap<Element, HtmlCell[]>();
+const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr']);
+
+/**
+ * parse5's tree, less what the tables do not need, as it is built: a row is read when the parser closes it (its
+ * cells are final then: a cell's formatting elements end with it) and only the tables nested in its cells are
+ * kept under it, for tablesOf to find them in order; whitespace between table parts is not kept. A whole page's
+ * tree of cells took about 800 bytes a cell at its peak (26.5 MB, 100,000 rows: +878 MB).
+ */
+const LEAN: TreeAdapter<DefaultTreeAdapterMap> = {
+  ...defaultTreeAdapter,
+  insertText(parent, text) {
+    if (isElement(parent) && TABLE_PARTS.has(parent.tagName) && /^[ \t\n\f\r]*$/.test(text)) return;
+    defaultTreeAdapter.insertText(parent, text);
+  },
+  onItemPop(item) {
+    if (item.tagName !== 'tr') return;
+    const parent = item.parentNode;
+    ROWS.set(item, rowOf(item, parent !== null && isElement(parent) && parent.tagName === 'thead'));
+    const nested: Node[] = [];
+    for (const td of item.childNodes) {
+      // A cell of one text node holds no table: most cells.
+      if (isElement(td) && !(td.childNodes.length === 1 && td.childNodes[0].nodeName === '#text')) tablesIn(td, nested);
+    }
+    item.childNodes = nested as DefaultTreeAdapterMap['childNode'][];
+  },
+};
+
+/** The outermost tables inside an element, in document order. */
+function tablesIn(e: Element, into: Node[]): void {
+  const stack: Node[] = [...childrenOf(e)].reverse();
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (!isElement(n)) continue;
+    if (n.tagName === 'table') {
+      into.push(n);
+      continue;
+    }
+    const kids = childrenOf(n);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  }
+}
+
 /** Tables inside tables past this depth make the file invalid_file (tools.md §2.11). */
 export const HTML_MAX_TABLE_DEPTH = 256;
 
@@ -135,10 +179,10 @@ function readTable(table: Element): HtmlTable {
   for (const child of childrenOf(table)) {
     if (!isElement(child)) continue;
     if (child.tagName === 'caption') caption ||= textOf(child);
-    else if (child.tagName === 'tr') body.push(rowOf(child, false));
+    else if (child.tagName === 'tr') body.push(ROWS.get(child) ?? rowOf(child, false));
     else if (child.tagName === 'thead' || child.tagName === 'tbody' || child.tagName === 'tfoot') {
       const into = child.tagName === 'thead' ? head : child.tagName === 'tfoot' ? foot : body;
-      for (const tr of childrenOf(child)) if (isElement(tr) && tr.tagName === 'tr') into.push(rowOf(tr, child.tagName === 'thead'));
+      for (const tr of childrenOf(child)) if (isElement(tr) && tr.tagName === 'tr') into.push(ROWS.get(tr) ?? rowOf(tr, child.tagName === 'thead'));
     }
   }
   return { caption: caption.replace(/\n/g, ' '), rows: [...head, ...body, ...foot], sections: [head.length, body.length, foot.length] };
