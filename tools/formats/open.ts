@@ -8,7 +8,7 @@
 //   .ods .xlsb        ZIP → SheetJS
 //   .csv              text (any encoding, any delimiter); anything else → binary
 //   .json             JSON
-//   .xml              XML (one table: xml/read.ts); a package or binary → refused
+//   .xml              XML (one table: xml/read.ts), SpreadsheetML 2003 → its sheets; a package or binary → refused
 //   .html .htm        HTML (one sheet per table); a package or binary → refused
 //
 // Any other pairing is `unreadable`. When the content is not what the extension says, an info message says
@@ -63,6 +63,8 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   if ((ext === 'xml' || ext === 'html' || ext === 'htm') && o.reader === undefined) {
     // Markup readers take text in any encoding; a package or binary file under such a name is refused.
     if (content === 'zip' || content === 'cfb' || content === 'biff' || content === 'binary') throw unreadable(file, `${content} content`);
+    // Excel's "XML Spreadsheet 2003" is saved as .xml: its first sheet is the table, unless rows are asked for by name.
+    if (ext === 'xml' && content === 'spreadsheetml' && !o.xml?.rowElement) return announce(open(() => new SheetJsReader(spreadsheetMl(file), 'spreadsheetml', sheets)), file, ext, ctx, null);
     return ext === 'xml' ? open(() => new XmlReader(file, ctx, o.xml ?? {})) : open(() => new HtmlReader(file, ctx));
   }
   if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets)), file, ext, ctx, null);
@@ -93,7 +95,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
 }
 
 /** What content the extension itself stands for. */
-const CLAIMED: Record<string, ContentFormat[]> = { xlsx: ['xlsx'], xlsm: ['xlsx'], xls: ['xls', 'biff'], ods: ['ods'], xlsb: ['xlsx'] };
+const CLAIMED: Record<string, ContentFormat[]> = { xlsx: ['xlsx'], xlsm: ['xlsx'], xls: ['xls', 'biff'], ods: ['ods'], xlsb: ['xlsx'], xml: ['xml'] };
 
 /** The info message when the content is not what the extension says. */
 function announce(book: Workbook<Cell>, file: SourceFile, ext: string, ctx: FormatContext, csv: CsvReader | null): Workbook<Cell> {

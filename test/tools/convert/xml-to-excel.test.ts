@@ -129,6 +129,21 @@ test('xml-to-excel: refusals: not well-formed (line and column), DOCTYPE, entiti
   await rejectsWith(runTool(tool, [inputFile('datos.xml', new Uint8Array([0x50, 0x4b, 3, 4, 0, 0]))]), 'invalid_file', { option: 'file' });
 });
 
+test('xml-to-excel: an Excel "XML Spreadsheet 2003" saved as .xml is read as the workbook it is, with an info message', async () => {
+  const xml = `<?xml version="1.0"?><?mso-application progid="Excel.Sheet"?>
+<Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet" xmlns:ss="urn:schemas-microsoft-com:office:spreadsheet">
+ <Styles><Style ss:ID="Default"/><Style ss:ID="s1"/></Styles>
+ <Worksheet ss:Name="Ventas"><Table>
+  <Row><Cell><Data ss:Type="String">Cliente</Data></Cell><Cell><Data ss:Type="String">Importe</Data></Cell></Row>
+  <Row><Cell><Data ss:Type="String">Peña</Data></Cell><Cell><Data ss:Type="Number">12.5</Data></Cell></Row>
+ </Table></Worksheet></Workbook>`;
+  const t = await table(xml);
+  assert.deepEqual(t.rows, [['Cliente', 'Importe'], ['Peña', 12.5]]);
+  assert.ok(t.messages.some((m) => m.startsWith('info') && m.includes('Excel 2003')), t.messages.join('\n'));
+  // Asked for by name, its elements are rows like any XML's.
+  assert.deepEqual((await table(xml, { 'row-element': 'Style', 'include-attributes': true })).rows, [['ss:ID'], ['Default'], ['s1']]);
+});
+
 // excel-to-xml writes what xml-to-excel reads back: the same titles (as element names) and the same cells.
 const TITLES = ['Nombre', 'Código', 'Importe', 'Fecha', 'Hora', 'Activo', 'Nota', 'Vacía'];
 const ROWS = [
