@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { createContext } from '../tools/core/execute.ts';
 import type { Cell, Row } from '../tools/formats/model.ts';
+import { tableOf } from '../tools/formats/batch.ts';
+import { writeHtml, writeXml } from '../tools/formats/index.ts';
 import { writeXlsx } from '../tools/formats/xlsx/write.ts';
 
 export const TITLES = ['id', 'cliente', 'fecha', 'importe', 'pagado', 'email', 'provincia', 'comentario', 'unidades', 'nota'];
@@ -172,6 +174,10 @@ export function writeInputs(dir: string, rows: number, o: { huge: boolean; parts
   put('medio-servicio.xlsx', serviceWorkbook(TITLES, data));
   put('medio.xls', xlsWorkbook(dir, data.slice(0, XLS_MAX_DATA_ROWS)));
   put('pdf.xlsx', sheetjsWorkbook(TITLES, data.slice(0, o.pdfRows), 'xlsx'));
+  // What excel-to-xml and excel-to-html write (a whole page), read back by xml-to-excel and html-to-excel.
+  const table = () => tableOf({ name: 'medio', header: TITLES, rows: data });
+  put('medio.xml', writeXml(table(), { root: 'datos', row: 'fila', names: TITLES, pretty: true }).bytes);
+  put('medio.html', writeHtml(table(), { page: true, title: 'medio', lang: 'es', classes: '', styled: true }).bytes);
   const per = Math.ceil(rows / o.parts);
   for (let i = 0; i < o.parts; i++) {
     const part = data.slice(i * per, (i + 1) * per);

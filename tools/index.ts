@@ -7,7 +7,9 @@ import excelToJson from './convert/excel-to-json.ts';
 import excelToPdf from './convert/excel-to-pdf.ts';
 import excelToSql from './convert/excel-to-sql.ts';
 import excelToXml from './convert/excel-to-xml.ts';
+import htmlToExcel from './convert/html-to-excel.ts';
 import jsonToExcel from './convert/json-to-excel.ts';
+import xmlToExcel from './convert/xml-to-excel.ts';
 import flattenSheets from './merge-split/flatten-sheets.ts';
 import mergeSheets from './merge-split/merge-sheets.ts';
 import mergeStack from './merge-split/merge-stack.ts';
@@ -15,4 +17,4 @@ import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, xmlToExcel, htmlToExcel] as const;

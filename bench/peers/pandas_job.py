@@ -12,6 +12,10 @@ import pandas as pd
 def read(path):
     if path.lower().endswith('.csv'):
         return pd.read_csv(path)
+    if path.lower().endswith('.xml'):
+        return pd.read_xml(path, parser='lxml')  # the row elements are found by the default XPath ./*
+    if path.lower().endswith(('.html', '.htm')):
+        return pd.read_html(path, flavor='lxml')[0]
     return pd.read_excel(path)  # openpyxl for .xlsx, xlrd for .xls
 
 

@@ -19,6 +19,8 @@ const INPUTS: Record<string, (dir: string, name: string) => void> = {
   xls: (dir, name) => copyFileSync(join(FIXTURES, 'ventas.xls'), join(dir, name)),
   csv: (dir, name) => copyFileSync(join(FIXTURES, 'ventas.csv'), join(dir, name)),
   json: (dir, name) => writeFileSync(join(dir, name), JSON.stringify([{ Cliente: 'Ana', Importe: 12.5 }, { Cliente: 'Íñigo', Importe: 3 }])),
+  xml: (dir, name) => writeFileSync(join(dir, name), '<datos><fila><Cliente>Ana</Cliente><Importe>12.5</Importe></fila><fila><Cliente>Íñigo</Cliente><Importe>3</Importe></fila></datos>'),
+  html: (dir, name) => copyFileSync(join(FIXTURES, 'html/wikipedia.html'), join(dir, name)),
 };
 
 /** Values for options a tool requires without a default (they must fit the fixtures above). */

@@ -101,7 +101,15 @@ const fixture = (name: string) => fileObject(name, readFileSync(new URL(`../fixt
 /** Arguments with which `tool` succeeds: a small input of a format it reads, and its required options. */
 function goodArguments(tool: AnyTool): Record<string, unknown> {
   const formats = tool.input.formats as readonly string[];
-  const input = formats.includes('csv') ? fileObject('datos.csv', CSV) : formats.includes('json') ? fileObject('datos.json', '[{"id":"001","importe":10.5}]') : fixture('dos-hojas.xlsx');
+  const input = formats.includes('csv')
+    ? fileObject('datos.csv', CSV)
+    : formats.includes('json')
+      ? fileObject('datos.json', '[{"id":"001","importe":10.5}]')
+      : formats.includes('xml')
+        ? fileObject('datos.xml', '<datos><fila><id>001</id></fila><fila><id>002</id></fila></datos>')
+        : formats.includes('html')
+          ? fileObject('tabla.html', '<table><tr><th>id</th></tr><tr><td>001</td></tr></table>')
+          : fixture('dos-hojas.xlsx');
   const files = tool.input.kind === 'files' ? { files: [input, fileObject('mas.csv', CSV)] } : { file: input };
   return { ...files, ...(tool.id === 'split-by-column' ? { column: 'nombre' } : {}) };
 }

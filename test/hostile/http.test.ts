@@ -225,6 +225,8 @@ function sampleFiles(tool: ReturnType<typeof listTools>[number]): InputFile[] {
     xlsx: () => inputFile('datos.xlsx', xlsxOf([{ name: 'Hoja1', rows: [['id', 'nombre'], [1, 'Ana']] }])),
     xls: () => fixture('ventas.xls'),
     json: () => inputFile('datos.json', '[{"id":1,"nombre":"Ana"}]'),
+    xml: () => inputFile('datos.xml', '<datos><fila><id>1</id><nombre>Ana</nombre></fila><fila><id>2</id><nombre>Bo</nombre></fila></datos>'),
+    html: () => inputFile('datos.html', '<table><tr><th>id</th><th>nombre</th></tr><tr><td>1</td><td>Ana</td></tr></table>'),
   };
   const format = tool.input.formats.find((f) => makers[f]);
   if (!format) return [];

@@ -31,7 +31,14 @@ const json = inputFile(
     '{"__proto__":{"polluted":false},"constructor":{"prototype":{"polluted":true}},"prototype":2,"toString":null,"valueOf":"v"}]',
 );
 
-const byFormat: Partial<Record<Format, InputFile>> = { xlsx: workbook, csv, json };
+const xml = inputFile(
+  'proto.xml',
+  '<r><f __proto__="a" constructor="c"><__proto__>x</__proto__><constructor><prototype>1</prototype></constructor><toString/></f>' +
+    '<f hasOwnProperty="h"><__proto__><polluted>true</polluted></__proto__><valueOf>v</valueOf></f></r>',
+);
+const html = inputFile('proto.html', `<table><caption>__proto__</caption><tr>${NAMES.slice(0, 5).map((n) => `<th>${n}</th>`).join('')}</tr><tr>${NAMES.slice(0, 5).map((n) => `<td>${n}</td>`).join('')}</tr></table>`);
+
+const byFormat: Partial<Record<Format, InputFile>> = { xlsx: workbook, csv, json, xml, html };
 
 /** Inputs for a tool: its first format the test has a hostile sample of (two for multi-file tools). */
 function inputsFor(tool: AnyTool): InputFile[] {

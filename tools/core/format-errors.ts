@@ -4,12 +4,17 @@ import { ToolError, type ErrorCode } from './errors.ts';
 import { FormatError, type FormatReason } from '../formats/index.ts';
 
 /** Each reason's code, and its `error-details.<key>` message when it has one more precise than `errors.<code>`. */
-const FORMAT_ERRORS: Record<FormatReason, { code: ErrorCode; details?: string }> = {
+/** `option` when the reason concerns a tool's option rather than the file (a row element the file lacks). */
+const FORMAT_ERRORS: Record<FormatReason, { code: ErrorCode; details?: string; option?: string }> = {
   unreadable: { code: 'invalid_file' },
   empty: { code: 'invalid_file', details: 'empty' },
   binary: { code: 'invalid_file', details: 'binary' },
   password: { code: 'invalid_file', details: 'password' },
   'xml-dtd': { code: 'invalid_file', details: 'xml-dtd' },
+  'xml-syntax': { code: 'invalid_file', details: 'xml-syntax' },
+  'xml-encoding': { code: 'invalid_file', details: 'xml-encoding' },
+  'xml-row-element': { code: 'invalid_option', details: 'xml-row-element', option: 'row-element' },
+  'too-deep': { code: 'invalid_file', details: 'too-deep' },
   json_syntax: { code: 'invalid_file', details: 'json_syntax' },
   json_too_deep: { code: 'invalid_file', details: 'json_too_deep' },
   json_not_list: { code: 'invalid_file', details: 'json_not_list' },
@@ -27,10 +32,10 @@ const FORMAT_ERRORS: Record<FormatReason, { code: ErrorCode; details?: string }>
  * extension claims) and the request field it came in (`option`); a result's error names neither.
  */
 export function toolErrorOf(err: FormatError, option: string): ToolError {
-  const { code, details } = FORMAT_ERRORS[err.reason];
+  const { code, details, option: concerns } = FORMAT_ERRORS[err.reason];
   const file: Record<string, string> = err.file === undefined ? {} : { name: err.file.slice(0, 200), format: extensionOf(err.file) };
   const mapped = new ToolError(code, {
-    ...(err.file === undefined ? {} : { option }),
+    ...(concerns ? { option: concerns } : err.file === undefined ? {} : { option }),
     ...(details ? { messageKey: `error-details.${details}` } : {}),
     params: { ...file, ...err.params },
   });

@@ -21,6 +21,12 @@ export type FormatReason =
   | 'password'
   /** An XML part declares a DTD. */
   | 'xml-dtd'
+  /** XML input: not well-formed (line, column), an encoding not read, a row element not found (invalid_option). */
+  | 'xml-syntax'
+  | 'xml-encoding'
+  | 'xml-row-element'
+  /** Markup nested past its bound (XML elements, HTML tables). */
+  | 'too-deep'
   /** JSON input: syntax, nesting, a top level or an item of the wrong kind. */
   | 'json_syntax'
   | 'json_too_deep'

@@ -8,6 +8,8 @@
 //   .ods              ZIP → SheetJS (its own reader is coming)
 //   .csv              text (any encoding, any delimiter); anything else → binary
 //   .json             JSON
+//   .xml              XML (one table: xml/read.ts), SpreadsheetML 2003 → its sheets; a package or binary → refused
+//   .html .htm        HTML (one sheet per table); a package or binary → refused
 //
 // Any other pairing is `unreadable`. When the content is not what the extension says, an info message says
 // what it was read as. Fast readers hand what they do not fully understand to SheetJS (fallback.ts).
@@ -18,6 +20,7 @@ import { FormatError } from './errors.ts';
 import { SheetJsReader } from './fallback.ts';
 import { HtmlReader } from './html/read.ts';
 import { JsonReader } from './json/read.ts';
+import { XmlReader, type XmlReadOptions } from './xml/read.ts';
 import type { Cell, ContentFormat, FormatContext, SourceFile, Workbook } from './model.ts';
 import { sniff, type Content } from './sniff.ts';
 import { XlsReader } from './xls/read.ts';
@@ -32,6 +35,8 @@ export interface OpenOptions {
   delimiter?: string;
   /** Sheets the caller reads: `first` lets a reader that parses whole workbooks (SheetJS) parse only that one. Default `all`. */
   sheets?: 'first' | 'all';
+  /** XML: the row element and whether attributes are columns. */
+  xml?: XmlReadOptions;
   /** Tests: read with SheetJS, the reader of last resort, to compare the fast readers with it. */
   reader?: 'sheetjs';
 }
@@ -55,6 +60,13 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   if (ext === 'csv' && o.reader === undefined) return open(() => new CsvReader(file, o.delimiter));
   if (ext === 'json' && o.reader === undefined) return open(() => new JsonReader(file));
   const content = sniff(file.bytes);
+  if ((ext === 'xml' || ext === 'html' || ext === 'htm') && o.reader === undefined) {
+    // Markup readers take text in any encoding; a package or binary file under such a name is refused.
+    if (content === 'zip' || content === 'cfb' || content === 'biff' || content === 'binary') throw unreadable(file, `${content} content`);
+    // Excel's "XML Spreadsheet 2003" is saved as .xml: its first sheet is the table, unless rows are asked for by name.
+    if (ext === 'xml' && content === 'spreadsheetml' && !o.xml?.rowElement) return announce(open(() => new SheetJsReader(spreadsheetMl(file), 'spreadsheetml', sheets)), file, ext, ctx, null);
+    return ext === 'xml' ? open(() => new XmlReader(file, ctx, o.xml ?? {})) : open(() => new HtmlReader(file, ctx));
+  }
   if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets)), file, ext, ctx, null);
   if (!WORKBOOKS.has(ext)) throw unreadable(file, `.${ext} is not a format read here`);
   const book = (() => {
@@ -83,7 +95,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
 }
 
 /** What content the extension itself stands for. */
-const CLAIMED: Record<string, ContentFormat[]> = { xlsx: ['xlsx'], xlsm: ['xlsx'], xls: ['xls', 'biff'], ods: ['ods'] };
+const CLAIMED: Record<string, ContentFormat[]> = { xlsx: ['xlsx'], xlsm: ['xlsx'], xls: ['xls', 'biff'], ods: ['ods'], xml: ['xml'] };
 
 /** The info message when the content is not what the extension says. */
 function announce(book: Workbook<Cell>, file: SourceFile, ext: string, ctx: FormatContext, csv: CsvReader | null): Workbook<Cell> {

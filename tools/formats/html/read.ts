@@ -8,16 +8,16 @@
 // and comments are skipped. colspan (1–1000) and rowspan (0–65534, 0 to the end of its section) place the value
 // in the first cell of the span and record it as a merged range (Table.layout). Values are typed by
 // csv-to-excel's rules when asked (detectTypes), except header cells (<th>, rows of <thead>), which stay text.
-// The sheet is named after the <caption>, else `Tabla N` / `Table N`. Tables without cells are skipped, with an
+// The sheet is named after the <caption>, else `Tabla N` / `Table N`. Tables without any value are skipped, with an
 // info message.
-import { parse } from 'parse5';
-import type { DefaultTreeAdapterMap } from 'parse5';
+import { defaultTreeAdapter, parse } from 'parse5';
+import type { DefaultTreeAdapterMap, TreeAdapter } from 'parse5';
 import { ArrayTable } from '../batch.ts';
 import type { BookReader, SheetRead } from '../book.ts';
 import { FormatError } from '../errors.ts';
 import { cellText, type Cell, type CellRange, type FormatContext, type Row, type SourceFile, type Table, type TextEncodingName } from '../model.ts';
 import { detectType } from '../csv/detect-type.ts';
-import { decodeText, decodeWindows1252 } from '../csv/read.ts';
+import { decodeText, decodeWindows1252, guessUtf16 } from '../csv/read.ts';
 
 type Node = DefaultTreeAdapterMap['node'];
 type Element = DefaultTreeAdapterMap['element'];
@@ -44,14 +44,15 @@ interface HtmlTable {
 export class HtmlReader implements BookReader {
   readonly format = 'html' as const;
   readonly sheets: { name: string; visibility: 'visible' }[];
-  readonly encoding: TextEncodingName;
+  readonly encoding?: TextEncodingName;
   private readonly tables: HtmlTable[];
 
   constructor(file: SourceFile, ctx: FormatContext) {
     const { text, encoding } = decodeHtml(file.bytes);
-    this.encoding = encoding;
-    const all = tablesOf(parse(text));
-    this.tables = all.filter((t) => t.rows.some((r) => r.length > 0));
+    if (encoding) this.encoding = encoding;
+    const all = tablesOf(parse(text, { treeAdapter: LEAN }));
+    // A table whose cells are all empty (a layout table around an image, an empty navigation box) has no data.
+    this.tables = all.filter((t) => t.rows.some((r) => r.some((c) => c.text !== '')));
     if (this.tables.length === 0) throw new FormatError('empty', 'no HTML table with cells');
     if (this.tables.length < all.length) ctx.message('info', 'html_tables_skipped', { name: file.name, count: all.length - this.tables.length });
     this.sheets = this.tables.map((t, i) => ({ name: t.caption || ctx.name('table', { n: i + 1 }), visibility: 'visible' }));
@@ -69,33 +70,100 @@ export class HtmlReader implements BookReader {
   }
 }
 
-/** Text of the bytes: a BOM decides, then a declared charset (utf-8, windows-1252 and its aliases), then §2.2. */
-function decodeHtml(bytes: Uint8Array): { text: string; encoding: TextEncodingName } {
+/**
+ * Text of the bytes: a BOM decides, then the charset a `<meta charset>` or `http-equiv` declares in the first
+ * 1,024 bytes (as the WHATWG prescan looks; any label the platform decodes), then §2.2.
+ */
+function decodeHtml(bytes: Uint8Array): { text: string; encoding?: TextEncodingName } {
   const bom = (bytes[0] === 0xef && bytes[1] === 0xbb) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-  if (!bom) {
+  if (!bom && guessUtf16(bytes) === null) {
+    if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) >= 0) throw new FormatError('binary', 'NUL bytes in HTML');
     const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('latin1');
-    const charset = /<meta[^>]+charset\s*=\s*["']?\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
-    if (charset === 'utf-8' || charset === 'utf8') return { text: new TextDecoder('utf-8').decode(bytes), encoding: 'utf-8' };
-    if (charset && ['windows-1252', 'iso-8859-1', 'latin1', 'us-ascii', 'cp1252'].includes(charset)) return { text: decodeWindows1252(bytes), encoding: 'windows-1252' };
+    const charset = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head)?.[1]?.toLowerCase();
+    // Declared UTF-8 over bytes that are not is a page saved in windows-1252 and mislabelled: §2.2 reads it so.
+    if (charset === 'utf-8' || charset === 'utf8') return decodeText(bytes);
+    if (charset && LATIN.has(charset)) return { text: decodeWindows1252(bytes), encoding: 'windows-1252' };
+    // A declared UTF-16 over 8-bit bytes is read as UTF-8 (WHATWG); an unknown label leaves it to §2.2.
+    if (charset && !charset.startsWith('utf-16')) {
+      try {
+        return { text: new TextDecoder(charset).decode(bytes) };
+      } catch {
+        // not a label the platform knows
+      }
+    }
   }
   return decodeText(bytes);
 }
+
+/** Labels of windows-1252, which browsers use for all of them (WHATWG Encoding). */
+const LATIN = new Set(['windows-1252', 'cp1252', 'x-cp1252', 'iso-8859-1', 'iso8859-1', 'iso_8859-1', 'latin1', 'l1', 'us-ascii', 'ascii', 'iso-ir-100', 'ibm819', 'cp819', 'csisolatin1', 'ansi_x3.4-1968']);
 
 const childrenOf = (n: Node): Node[] => ('childNodes' in n ? (n.childNodes as Node[]) : []);
 const isElement = (n: Node): n is Element => 'tagName' in n;
 const attr = (e: Element, name: string) => e.attrs.find((a) => a.name === name)?.value;
 
+/** The cells of each row, read when the parser closed it. */
+const ROWS = new WeakMap<Element, HtmlCell[]>();
+const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr']);
+
+/**
+ * parse5's tree, less what the tables do not need, as it is built: a row is read when the parser closes it (its
+ * cells are final then: a cell's formatting elements end with it) and only the tables nested in its cells are
+ * kept under it, for tablesOf to find them in order; whitespace between table parts is not kept. A whole page's
+ * tree of cells took about 800 bytes a cell at its peak (26.5 MB, 100,000 rows: +878 MB).
+ */
+const LEAN: TreeAdapter<DefaultTreeAdapterMap> = {
+  ...defaultTreeAdapter,
+  insertText(parent, text) {
+    if (isElement(parent) && TABLE_PARTS.has(parent.tagName) && /^[ \t\n\f\r]*$/.test(text)) return;
+    defaultTreeAdapter.insertText(parent, text);
+  },
+  onItemPop(item) {
+    if (item.tagName !== 'tr') return;
+    const parent = item.parentNode;
+    ROWS.set(item, rowOf(item, parent !== null && isElement(parent) && parent.tagName === 'thead'));
+    const nested: Node[] = [];
+    for (const td of item.childNodes) {
+      // A cell of one text node holds no table: most cells.
+      if (isElement(td) && !(td.childNodes.length === 1 && td.childNodes[0].nodeName === '#text')) tablesIn(td, nested);
+    }
+    item.childNodes = nested as DefaultTreeAdapterMap['childNode'][];
+  },
+};
+
+/** The outermost tables inside an element, in document order. */
+function tablesIn(e: Element, into: Node[]): void {
+  const stack: Node[] = [...childrenOf(e)].reverse();
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (!isElement(n)) continue;
+    if (n.tagName === 'table') {
+      into.push(n);
+      continue;
+    }
+    const kids = childrenOf(n);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  }
+}
+
+/** Tables inside tables past this depth make the file invalid_file (tools.md §2.11). */
+export const HTML_MAX_TABLE_DEPTH = 256;
+
 /** Every <table>, in the order of its start tag. */
 function tablesOf(doc: Node): HtmlTable[] {
   const out: HtmlTable[] = [];
   // An explicit stack: documents nest deeper than a call stack should (the parser itself bounds nothing).
-  const stack: Node[] = [doc];
+  const stack: [Node, number][] = [[doc, 0]];
   while (stack.length > 0) {
-    const n = stack.pop()!;
+    const [n, outer] = stack.pop()!;
     if (isElement(n) && SKIPPED.has(n.tagName)) continue;
-    if (isElement(n) && n.tagName === 'table') out.push(readTable(n));
+    let depth = outer;
+    if (isElement(n) && n.tagName === 'table') {
+      if (++depth > HTML_MAX_TABLE_DEPTH) throw new FormatError('too-deep', 'tables nested too deep', { params: { max: HTML_MAX_TABLE_DEPTH } });
+      out.push(readTable(n));
+    }
     const kids = childrenOf(n);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], depth]);
   }
   return out;
 }
@@ -108,10 +176,10 @@ function readTable(table: Element): HtmlTable {
   for (const child of childrenOf(table)) {
     if (!isElement(child)) continue;
     if (child.tagName === 'caption') caption ||= textOf(child);
-    else if (child.tagName === 'tr') body.push(rowOf(child, false));
+    else if (child.tagName === 'tr') body.push(ROWS.get(child) ?? rowOf(child, false));
     else if (child.tagName === 'thead' || child.tagName === 'tbody' || child.tagName === 'tfoot') {
       const into = child.tagName === 'thead' ? head : child.tagName === 'tfoot' ? foot : body;
-      for (const tr of childrenOf(child)) if (isElement(tr) && tr.tagName === 'tr') into.push(rowOf(tr, child.tagName === 'thead'));
+      for (const tr of childrenOf(child)) if (isElement(tr) && tr.tagName === 'tr') into.push(ROWS.get(tr) ?? rowOf(tr, child.tagName === 'thead'));
     }
   }
   return { caption: caption.replace(/\n/g, ' '), rows: [...head, ...body, ...foot], sections: [head.length, body.length, foot.length] };
@@ -121,45 +189,73 @@ function rowOf(tr: Element, inHead: boolean): HtmlCell[] {
   const cells: HtmlCell[] = [];
   for (const td of childrenOf(tr)) {
     if (!isElement(td) || (td.tagName !== 'td' && td.tagName !== 'th')) continue;
-    const span = (name: string, min: number, max: number, fallback: number) => {
-      const n = parseInt(attr(td, name) ?? '', 10);
-      return Number.isNaN(n) ? fallback : Math.min(max, Math.max(min, n));
-    };
-    cells.push({ text: textOf(td), header: inHead || td.tagName === 'th', colspan: span('colspan', 1, MAX_COLSPAN, 1), rowspan: span('rowspan', 0, MAX_ROWSPAN, 1) });
+    const colspan = td.attrs.length === 0 ? 1 : spanOf(attr(td, 'colspan'), 1, MAX_COLSPAN);
+    const rowspan = td.attrs.length === 0 ? 1 : spanOf(attr(td, 'rowspan'), 0, MAX_ROWSPAN);
+    cells.push({ text: textOf(td), header: inHead || td.tagName === 'th', colspan, rowspan });
   }
   return cells;
 }
 
-/** The text content of an element, whitespace collapsed, line breaks where the page breaks lines. */
+/** A span attribute as browsers read it: an integer clamped to its range, 1 when absent or not a number. */
+function spanOf(value: string | undefined, min: number, max: number): number {
+  const n = value === undefined ? NaN : parseInt(value, 10);
+  return Number.isNaN(n) ? 1 : Math.min(max, Math.max(min, n));
+}
+
+/**
+ * The text content of an element, whitespace collapsed, line breaks where the page breaks lines: a <br> is a
+ * line break of its own (two make an empty line), the edges of p, div, li and of a nested table end the line
+ * when it holds text (so that `antes<table>…</table>después` stays two words).
+ */
 function textOf(e: Element): string {
-  const parts: string[] = [];
-  const stack: (Node | '\n')[] = [...childrenOf(e)].reverse();
+  // Most cells hold one text node: no walk (a closure or an array per cell was a tenth of reading a page).
+  const only = e.childNodes.length === 1 ? (e.childNodes[0] as Node) : null;
+  if (only !== null && only.nodeName === '#text') return (only as { value: string }).value.replace(/[ \t\n\f\r]+/g, ' ').trim();
+  if (e.childNodes.length === 0) return '';
+  let out = '';
+  // Whether the line being written holds more than whitespace.
+  let filled = false;
+  const stack: (Node | typeof EDGE)[] = [...childrenOf(e)].reverse();
   while (stack.length > 0) {
     const n = stack.pop()!;
-    if (n === '\n') {
-      parts.push('\n');
+    if (n === EDGE) {
+      if (filled) out += '\n';
+      filled = false;
       continue;
     }
-    if (n.nodeName === '#text') parts.push((n as { value: string }).value.replace(/[ \t\n\f\r]+/g, ' '));
-    if (!isElement(n) || SKIPPED.has(n.tagName) || n.tagName === 'table') continue;
+    if (n.nodeName === '#text') {
+      const text = (n as { value: string }).value.replace(/[ \t\n\f\r]+/g, ' ');
+      out += text;
+      if (text !== ' ') filled = true;
+      continue;
+    }
+    if (!isElement(n) || SKIPPED.has(n.tagName)) continue;
+    if (n.tagName === 'table') {
+      if (filled) out += '\n';
+      filled = false;
+      continue;
+    }
     if (n.tagName === 'br') {
-      parts.push('\n');
+      out += '\n';
+      filled = false;
       continue;
     }
     const breaks = BREAKS.has(n.tagName);
-    if (breaks) stack.push('\n');
+    if (breaks) stack.push(EDGE);
     const kids = childrenOf(n);
     for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
-    if (breaks) stack.push('\n');
+    if (breaks) stack.push(EDGE);
   }
-  return parts
-    .join('')
+  return out
     .split('\n')
+    // Outer no-break spaces go too (`&nbsp;Madrid` is Madrid); inner ones stay, as a page shows them.
     .map((line) => line.trim())
-    .filter((line, i, lines) => line !== '' || (i > 0 && i < lines.length - 1 && lines[i - 1] !== ''))
     .join('\n')
-    .trim();
+    .replace(/^\n+|\n+$/g, '');
 }
+
+/** The edge of a block element in textOf's stack. */
+const EDGE = Symbol('edge');
 
 /** The table's grid: each cell's value in the first cell of its span, the spans as merged ranges. */
 function layOut(t: HtmlTable, detect: boolean): { rows: Row[]; merges: CellRange[] } {
@@ -172,16 +268,19 @@ function layOut(t: HtmlTable, detect: boolean): { rows: Row[]; merges: CellRange
   for (let r = 0; r < t.rows.length; r++) {
     while (r >= sectionEnd && section < t.sections.length) sectionEnd += t.sections[section++];
     const row: Row = (rows[r] ??= []);
-    const busy = (taken[r] ??= new Set());
+    // Columns taken by spans from above or the left; none in most tables.
+    const busy = taken[r];
     let c = 0;
     for (const cell of t.rows[r]) {
-      while (busy.has(c)) c++;
+      if (busy !== undefined) while (busy.has(c)) c++;
       const value: Cell = cell.text === '' ? null : detect && !cell.header ? detectType(cell.text, typing) : cell.text;
       row[c] = value;
       const bottom = cell.rowspan === 0 ? sectionEnd - 1 : Math.min(sectionEnd - 1, r + cell.rowspan - 1);
       const right = c + cell.colspan - 1;
-      if (bottom > r || right > c) merges.push({ top: r, left: c, bottom, right });
-      for (let rr = r; rr <= bottom; rr++) for (let cc = c; cc <= right; cc++) (taken[rr] ??= new Set()).add(cc);
+      if (bottom > r || right > c) {
+        merges.push({ top: r, left: c, bottom, right });
+        for (let rr = r; rr <= bottom; rr++) for (let cc = c; cc <= right; cc++) (taken[rr] ??= new Set()).add(cc);
+      }
       c = right + 1;
     }
   }

@@ -21,7 +21,7 @@ import { FirstRows, rowsOf } from '../batch.ts';
 import { FormatError } from '../errors.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 import { zipBuilder } from '../zip/write.ts';
-import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type FormatContext, type RowBatch, type TableData, type TableHead, type TablePreview, type Written } from '../model.ts';
+import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type Cell, type CellRange, type FormatContext, type RowBatch, type TableData, type TableHead, type TablePreview, type Written } from '../model.ts';
 import { dateToSerial, hasTime, isTimeOnly } from '../dates.ts';
 import { titleRow } from '../table/titles.ts';
 
@@ -226,9 +226,10 @@ class SheetXml implements SheetRows {
     this.width = width;
   }
 
-  /** Ends the sheet data; the part's head, with the sheet's extent and column widths. */
-  end(): string {
-    this.push(this.out + '</sheetData></worksheet>');
+  /** Ends the sheet data (then its merged ranges); the part's head, with the sheet's extent and column widths. */
+  end(merges: readonly CellRange[] = []): string {
+    const ranges = merges.map((m) => `<mergeCell ref="${columnLetter(m.left)}${m.top + 1}:${columnLetter(m.right)}${m.bottom + 1}"/>`).join('');
+    this.push(this.out + '</sheetData>' + (ranges ? `<mergeCells count="${merges.length}">${ranges}</mergeCells>` : '') + '</worksheet>');
     this.out = '';
     const { width, r: height, lengths } = this;
     const ref = height > 0 && width > 0 ? `A1:${columnLetter(width - 1)}${height}` : 'A1';
@@ -335,7 +336,7 @@ export class XlsxWriter {
   private readonly zip = zipBuilder();
   private readonly names: string[];
   private next = 0;
-  private current: { xml: SheetXml; entry: { end(head: string): void } } | null = null;
+  private current: { xml: SheetXml; entry: { end(head: string): void }; merges: readonly CellRange[] } | null = null;
   private first: { head: TableHead; name: string; rows: FirstRows; count: number } | null = null;
   private preview: TablePreview | null = null;
 
@@ -348,14 +349,17 @@ export class XlsxWriter {
     for (const [path, xml] of packageParts(sheetNames(this.names, ctx.name('sheet')))) this.zip.deflatedText(path, LEVEL, xml);
   }
 
-  /** The next sheet: its title row is written now, its rows as they are given (the previous sheet ends). */
-  sheet(head: TableHead): { write(batch: RowBatch<AnyCell> | readonly (readonly AnyCell[])[]): void } {
+  /**
+   * The next sheet: its title row is written now, its rows as they are given (the previous sheet ends).
+   * `merges`: merged ranges, 0-based in the sheet (the title row is row 0 when there is one).
+   */
+  sheet(head: TableHead, o: { merges?: readonly CellRange[] } = {}): { write(batch: RowBatch<AnyCell> | readonly (readonly AnyCell[])[]): void } {
     this.close();
     const i = this.next++;
     if (i >= this.names.length) throw new Error('more sheets than named');
     const entry = this.zip.open(`xl/worksheets/sheet${i + 1}.xml`, LEVEL, true);
     const xml = new SheetXml((c) => entry.write(c), this.ctx);
-    this.current = { xml, entry };
+    this.current = { xml, entry, merges: o.merges ?? [] };
     const titles = titleRow(head);
     if (titles) xml.titles(titles);
     const first = i === 0 ? (this.first = { head, name: this.names[0], rows: new FirstRows(), count: 0 }) : null;
@@ -373,7 +377,7 @@ export class XlsxWriter {
 
   private close(): void {
     if (this.current === null) return;
-    this.current.entry.end(this.current.xml.end());
+    this.current.entry.end(this.current.xml.end(this.current.merges));
     if (this.first && this.preview === null) {
       const { head, name, rows, count } = this.first;
       this.preview = rows.preview(name, head.header, head.width, count);
