@@ -1,6 +1,6 @@
 // Prints the first sheet (or the CSV) as a PDF table: the title (or the sheet name) in every page header,
 // "page n of m" in every footer, the title row repeated on every page. `auto` orientation switches to
-// landscape from 7 columns. Cells show as a spreadsheet shows them (tools/sheet/pdf/cell-text.ts); CSV fields
+// landscape from 7 columns. Cells show as a spreadsheet shows them (tools/formats/display.ts); CSV fields
 // as written. A table wider than the page is printed in bands of columns; a table whose layout would exceed
 // PDF_MAX_ROWS rows (counted once per band) is refused with `too_complex` before layout starts.
 import * as v from 'valibot';
