@@ -101,7 +101,7 @@ const fixture = (name: string) => fileObject(name, readFileSync(new URL(`../fixt
 /** Arguments with which `tool` succeeds: a small input of a format it reads, and its required options. */
 function goodArguments(tool: AnyTool): Record<string, unknown> {
   const formats = tool.input.formats as readonly string[];
-  const input = formats.includes('csv') ? fileObject('datos.csv', CSV) : formats.includes('json') ? fileObject('datos.json', '[{"id":"001","importe":10.5}]') : fixture('dos-hojas.xlsx');
+  const input = formats.includes('csv') ? fileObject('datos.csv', CSV) : formats.includes('json') ? fileObject('datos.json', '[{"id":"001","importe":10.5}]') : formats.includes('md') ? fileObject('datos.md', '| id | importe |\n| --- | --- |\n| 001 | 10.5 |\n') : fixture('dos-hojas.xlsx');
   const files = tool.input.kind === 'files' ? { files: [input, fileObject('mas.csv', CSV)] } : { file: input };
   return { ...files, ...(tool.id === 'split-by-column' ? { column: 'nombre' } : {}) };
 }

@@ -225,6 +225,7 @@ function sampleFiles(tool: ReturnType<typeof listTools>[number]): InputFile[] {
     xlsx: () => inputFile('datos.xlsx', xlsxOf([{ name: 'Hoja1', rows: [['id', 'nombre'], [1, 'Ana']] }])),
     xls: () => fixture('ventas.xls'),
     json: () => inputFile('datos.json', '[{"id":1,"nombre":"Ana"}]'),
+    md: () => inputFile('datos.md', '| id | nombre |\n| --- | --- |\n| 1 | Ana |\n'),
   };
   const format = tool.input.formats.find((f) => makers[f]);
   if (!format) return [];

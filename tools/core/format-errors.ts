@@ -19,6 +19,8 @@ const FORMAT_ERRORS: Record<FormatReason, { code: ErrorCode; details?: string }>
   'zip-ratio': { code: 'too_complex', details: 'zip-ratio' },
   'zip-size': { code: 'too_complex', details: 'zip-size' },
   'too-complex': { code: 'too_complex' },
+  'no-table': { code: 'invalid_file', details: 'no-table' },
+  'too-deep': { code: 'invalid_file', details: 'too-deep' },
   'format-limit': { code: 'format_limit_exceeded' },
 };
 

@@ -20,6 +20,10 @@ export const CONTENT_TYPES: Record<string, string> = {
   xml: 'application/xml; charset=utf-8',
   html: 'text/html; charset=utf-8',
   pdf: 'application/pdf',
+  md: 'text/markdown; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  yaml: 'application/yaml; charset=utf-8',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   zip: 'application/zip',
 };
 

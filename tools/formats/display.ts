@@ -7,7 +7,9 @@
 // date, with `hh:mm` (and `:ss` when there are seconds) when they have a time of day; booleans as a spreadsheet
 // in that language shows them; text unchanged; errors as their text; empty cells empty.
 import * as XLSX from 'xlsx';
-import { CellError, FullCell, type AnyCell, type Cell } from './model.ts';
+import { CellError, FullCell, type AnyCell, type Cell, type Row, type TableHead } from './model.ts';
+import { detectType } from './csv/detect-type.ts';
+import { titleRow } from './table/titles.ts';
 import { plainNumber } from './csv/write.ts';
 import { dateToSerial, isTimeOnly } from './dates.ts';
 import { isDateFormat } from './number-format.ts';
@@ -110,4 +112,48 @@ export function valueOf(c: AnyCell): Cell | CellError {
 export function isNumeric(c: AnyCell): boolean {
   const v = valueOf(c);
   return typeof v === 'number' || v instanceof Date;
+}
+
+/**
+ * Per column, whether every non-empty cell is a number (or a date, with `dates`): what documents align right.
+ * A table read from CSV (`head.delimiter` set) holds its fields as written: a field counts as a number when
+ * csv-to-excel's type detection makes it one (`1.50` does, `00123` does not). A column of empty cells is not.
+ */
+export function numericColumns(head: Pick<TableHead, 'delimiter' | 'width'>, rows: readonly (readonly AnyCell[])[], o: { dates: boolean }): boolean[] {
+  const typing = { decimalComma: head.delimiter !== undefined && head.delimiter !== ',' };
+  const out: boolean[] = [];
+  for (let c = 0; c < head.width; c++) {
+    let seen = false;
+    let numeric = true;
+    for (let r = 0; r < rows.length && numeric; r++) {
+      let v = valueOf(rows[r][c] ?? null);
+      if (v === null || v === '') continue;
+      if (typeof v === 'string' && head.delimiter !== undefined) v = detectType(v, typing);
+      seen = true;
+      numeric = typeof v === 'number' || (o.dates && v instanceof Date);
+    }
+    out.push(seen && numeric);
+  }
+  return out;
+}
+
+/**
+ * The titles a document shows, one per column: each title cell in display form, or `column(n)` (1-based) when
+ * it is empty or the table has no title row.
+ */
+export function shownTitles(head: Pick<TableHead, 'header' | 'titleCells' | 'width'>, o: DisplayOptions, column: (n: number) => string): string[] {
+  const row = titleRow(head);
+  return Array.from({ length: head.width }, (_, i) => {
+    const text = row ? displayText(row[i] ?? null, o) : '';
+    return text.trim() === '' ? column(i + 1) : text;
+  });
+}
+
+/** Rows in display form, each as wide as `width`. */
+export function shownRows(rows: readonly Row<AnyCell>[], width: number, o: DisplayOptions): string[][] {
+  return rows.map((r) => {
+    const out = new Array<string>(width);
+    for (let c = 0; c < width; c++) out[c] = displayText(r[c] ?? null, o);
+    return out;
+  });
 }

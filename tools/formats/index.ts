@@ -29,4 +29,5 @@ export { listText } from './report.ts';
 export { DELIMITERS } from './csv/read.ts';
 export { JSON_MAX_DEPTH } from './json/read.ts';
 export { planColumns, renderPdf, type PdfTable } from './pdf/layout.ts';
-export { displayText, valueOf, isNumeric, type DisplayOptions, type DisplayWords, type Lang as DisplayLang } from './display.ts';
+export { displayText, valueOf, isNumeric, numericColumns, shownTitles, shownRows, type DisplayOptions, type DisplayWords, type Lang as DisplayLang } from './display.ts';
+export { writeMarkdown, markdownCell, type MarkdownSection } from './markdown/write.ts';

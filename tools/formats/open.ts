@@ -8,6 +8,7 @@
 //   .ods .xlsb        ZIP → SheetJS
 //   .csv              text (any encoding, any delimiter); anything else → binary
 //   .json             JSON
+//   .md .markdown     the GFM tables of a Markdown document
 //
 // Any other pairing is `unreadable`. When the content is not what the extension says, an info message says
 // what it was read as. Fast readers hand what they do not fully understand to SheetJS (fallback.ts).
@@ -18,6 +19,7 @@ import { FormatError } from './errors.ts';
 import { SheetJsReader } from './fallback.ts';
 import { HtmlReader } from './html/read.ts';
 import { JsonReader } from './json/read.ts';
+import { MarkdownReader } from './markdown/read.ts';
 import type { Cell, ContentFormat, FormatContext, SourceFile, Workbook } from './model.ts';
 import { sniff, type Content } from './sniff.ts';
 import { XlsReader } from './xls/read.ts';
@@ -32,6 +34,8 @@ export interface OpenOptions {
   delimiter?: string;
   /** Sheets the caller reads: `first` lets a reader that parses whole workbooks (SheetJS) parse only that one. Default `all`. */
   sheets?: 'first' | 'all';
+  /** Markdown: cells as written, only escaped pipes and `<br>` undone (markdown-to-excel's keep-markdown). */
+  keepMarkdown?: boolean;
   /** Tests: read with SheetJS, the reader of last resort, to compare the fast readers with it. */
   reader?: 'sheetjs';
 }
@@ -54,6 +58,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   // A text format's reader takes any text, and refuses whatever is not (a ZIP named .csv is binary).
   if (ext === 'csv' && o.reader === undefined) return open(() => new CsvReader(file, o.delimiter));
   if (ext === 'json' && o.reader === undefined) return open(() => new JsonReader(file));
+  if (ext === 'md' || ext === 'markdown') return open(() => new MarkdownReader(file, ctx, { keep: o.keepMarkdown ?? false }));
   const content = sniff(file.bytes);
   if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets)), file, ext, ctx, null);
   if (!WORKBOOKS.has(ext)) throw unreadable(file, `.${ext} is not a format read here`);
