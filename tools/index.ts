@@ -7,6 +7,7 @@ import excelToJson from './convert/excel-to-json.ts';
 import excelToMarkdown from './convert/excel-to-markdown.ts';
 import excelToPdf from './convert/excel-to-pdf.ts';
 import excelToSql from './convert/excel-to-sql.ts';
+import excelToTxt from './convert/excel-to-txt.ts';
 import excelToXml from './convert/excel-to-xml.ts';
 import excelToYaml from './convert/excel-to-yaml.ts';
 import jsonToExcel from './convert/json-to-excel.ts';
@@ -18,4 +19,4 @@ import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, excelToMarkdown, markdownToExcel, excelToYaml] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, excelToMarkdown, markdownToExcel, excelToTxt, excelToYaml] as const;

@@ -178,6 +178,8 @@ export function previewOfFiles(files: readonly OutputFile[]): Preview | null {
 export function textPreviewOf(file: OutputFile): string | null {
   if (!isText(file.contentType)) return null;
   const head = file.bytes.subarray(0, TEXT_PREVIEW_CHARS * 4 + 3);
-  const text = new TextDecoder('utf-8', { ignoreBOM: false }).decode(head);
+  // A text result in windows-1252 (excel-to-txt's `encoding`) is read as what it is.
+  const charset = /charset=windows-1252/i.test(file.contentType) ? 'windows-1252' : 'utf-8';
+  const text = new TextDecoder(charset, { ignoreBOM: false }).decode(head);
   return [...text].slice(0, TEXT_PREVIEW_CHARS).join('');
 }

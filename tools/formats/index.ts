@@ -32,3 +32,4 @@ export { planColumns, renderPdf, type PdfTable } from './pdf/layout.ts';
 export { displayText, valueOf, isNumeric, numericColumns, shownTitles, shownRows, type DisplayOptions, type DisplayWords, type Lang as DisplayLang } from './display.ts';
 export { writeMarkdown, markdownCell, type MarkdownSection } from './markdown/write.ts';
 export { yamlWriter, yamlString, yamlValue, type YamlLayout } from './yaml/write.ts';
+export { writeFixedWidth, Unencodable, type FixedWidthLayout } from './txt/write.ts';
