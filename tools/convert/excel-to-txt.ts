@@ -13,9 +13,9 @@ import { columnLetter, numericColumns, openWorkbook, shownRows, shownTitles, Une
 const MAX_WIDTH = 1000;
 const SEPARATORS = { space: ' ', none: '', pipe: ' | ' } as const;
 
-// `10,,8`: an empty item is auto. As a JSON array, null or '' is auto.
+// `10,,8`: an empty item is auto. As a JSON array, null is auto.
 const widthList = v.optional(
-  v.union([v.pipe(v.string(), v.maxLength(20_000)), v.pipe(v.array(v.union([v.pipe(v.number(), v.integer()), v.null(), v.literal('')])), v.maxLength(16_384))]),
+  v.union([v.pipe(v.string(), v.maxLength(20_000)), v.pipe(v.array(v.union([v.pipe(v.number(), v.integer()), v.null()])), v.maxLength(16_384))]),
   '',
 );
 
@@ -106,7 +106,7 @@ export default defineTool({
 });
 
 /** The widths given, one per written column: null where auto. */
-function widthsOf(value: string | readonly (number | null | '')[], count: number, ctx: ToolContext): (number | null)[] {
+function widthsOf(value: string | readonly (number | null)[], count: number, ctx: ToolContext): (number | null)[] {
   const items = typeof value === 'string' ? (value.trim() === '' ? [] : value.split(',').map((s) => s.trim())) : value.map((x) => (x === null ? '' : String(x)));
   const bad = (key: string, params: Record<string, string | number>) => new ToolError('invalid_option', { option: 'widths', messageKey: `error-details.${key}`, params: { option: 'widths', ...params } });
   while (items.length > 0 && items[items.length - 1] === '') items.pop();
