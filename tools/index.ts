@@ -2,6 +2,7 @@
 // llms.txt, README) are all derived from it.
 import csvToExcel from './convert/csv-to-excel.ts';
 import excelToCsv from './convert/excel-to-csv.ts';
+import excelToDocx from './convert/excel-to-docx.ts';
 import excelToHtml from './convert/excel-to-html.ts';
 import excelToJson from './convert/excel-to-json.ts';
 import excelToMarkdown from './convert/excel-to-markdown.ts';
@@ -19,4 +20,4 @@ import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, excelToMarkdown, markdownToExcel, excelToTxt, excelToYaml] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, excelToMarkdown, markdownToExcel, excelToTxt, excelToYaml, excelToDocx] as const;

@@ -126,15 +126,21 @@ export function numericColumns(head: Pick<TableHead, 'delimiter' | 'width'>, row
     let seen = false;
     let numeric = true;
     for (let r = 0; r < rows.length && numeric; r++) {
-      let v = valueOf(rows[r][c] ?? null);
-      if (v === null || v === '') continue;
-      if (typeof v === 'string' && head.delimiter !== undefined) v = detectType(v, typing);
+      const cell = rows[r][c] ?? null;
+      if (cell === null || cell === '') continue;
       seen = true;
-      numeric = typeof v === 'number' || (o.dates && v instanceof Date);
+      numeric = countsAsNumeric(cell, head, o.dates, typing);
     }
     out.push(seen && numeric);
   }
   return out;
+}
+
+/** A number (or a date, with `dates`); a CSV field (`head.delimiter` set) as csv-to-excel's detection types it. */
+export function countsAsNumeric(c: AnyCell, head: Pick<TableHead, 'delimiter'>, dates = true, typing = { decimalComma: head.delimiter !== undefined && head.delimiter !== ',' }): boolean {
+  let v = valueOf(c);
+  if (typeof v === 'string' && head.delimiter !== undefined) v = detectType(v, typing);
+  return typeof v === 'number' || (dates && v instanceof Date);
 }
 
 /**
