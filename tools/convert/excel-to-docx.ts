@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
-import { hasHeader } from '../core/schema.ts';
+import { fontSize, hasHeader, orientation, pageSize } from '../core/schema.ts';
 import { countsAsNumeric, DOCX_MAX_COLUMNS, numericColumns, openWorkbook, shownRows, shownTitles, writeDocx } from '../formats/index.ts';
 
 const PAPER_NAMES = { a4: 'A4', letter: 'Letter', a3: 'A3' } as const;
@@ -19,9 +19,9 @@ export default defineTool({
   input: { kind: 'file', formats: ['xlsx', 'xls', 'csv'] },
   options: v.strictObject({
     'has-header': hasHeader,
-    orientation: v.optional(v.picklist(['auto', 'portrait', 'landscape']), 'auto'),
-    'page-size': v.optional(v.picklist(['a4', 'letter', 'a3']), 'a4'),
-    'font-size': v.optional(v.pipe(v.number(), v.integer(), v.minValue(6), v.maxValue(14)), 9),
+    orientation,
+    'page-size': pageSize,
+    'font-size': fontSize,
     title: v.optional(v.pipe(v.string(), v.maxLength(200)), ''),
   }),
   run({ file }, opts, ctx) {
