@@ -1,7 +1,7 @@
 // Micro-benchmark of CSV parsers on the benchmark's medium CSV (100,000 rows × 10 mixed columns), and the
 // correctness cases our reader must meet: which parser the service should use is settled here, by numbers.
 //
-// Ours (tools/sheet/csv.ts) and papaparse (a dependency) always run. Other well-kept parsers run when they are
+// Ours (tools/formats/csv/read.ts) and papaparse (a dev dependency) always run. Other well-kept parsers run when they are
 // installed OUTSIDE the project (they are candidates, not dependencies):
 //   mkdir /tmp/csvbench && cd /tmp/csvbench && npm i csv-parse d3-dsv udsv csv-simple-parser
 //   CSV_BENCH_MODULES=/tmp/csvbench/node_modules node --import tsx bench/csv-parsers.ts
@@ -37,7 +37,7 @@ async function optional(name: string, entry: string, make: (mod: any) => Parse):
 async function candidates(): Promise<Candidate[]> {
   const Papa = require('papaparse') as typeof import('papaparse');
   const list: Array<Candidate | null> = [
-    { name: 'ours (tools/sheet/csv.ts)', version: '-', parse: (t, d) => parseCsv(t, d).rows },
+    { name: 'ours (tools/formats/csv/read.ts)', version: '-', parse: (t, d) => parseCsv(t, d).rows },
     { name: 'papaparse', version: version(join(require.resolve('papaparse'), '..')), parse: (t, d) => Papa.parse<string[]>(t, { delimiter: d }).data },
     await optional('csv-parse', 'lib/sync.js', (m) => (t, d) =>
       // Its most tolerant settings: every line end, ragged rows, quotes inside unquoted fields.

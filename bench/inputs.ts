@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { createContext } from '../tools/core/execute.ts';
 import type { Cell, Row } from '../tools/formats/model.ts';
-import { writeXlsx } from '../tools/formats/index.ts';
+import { writeXlsx } from '../tools/formats/xlsx/write.ts';
 
 export const TITLES = ['id', 'cliente', 'fecha', 'importe', 'pagado', 'email', 'provincia', 'comentario', 'unidades', 'nota'];
 /** The 20-value category that split-by-column splits on. */

@@ -7,10 +7,33 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readCsv } from '../../tools/formats/csv/read.ts';
 import { writeCsv } from '../../tools/formats/csv/write.ts';
-import { partPreview, readCsvRecords, writeCsvParts, type CsvRecords, type PartsWriteOptions } from '../../tools/formats/csv/records.ts';
+import { readCsvRecords, type CsvRecords } from '../../tools/formats/csv/records.ts';
+import { RecordTable } from '../../tools/formats/csv/book.ts';
+import { csvWriter } from '../../tools/formats/csv/write.ts';
+import type { Written } from '../../tools/formats/model.ts';
+
+/**
+ * The data records `partOf` puts in part `part` (or all of them), written by the CSV writer from the records
+ * themselves (copied where they can be), with `header` as its titles and without column `dropColumn`.
+ */
+function writeRecords(src: CsvRecords, o: { header: readonly string[] | null; dropColumn?: number; partOf?: Int32Array; part?: number }): Written {
+  const drop = o.dropColumn ?? -1;
+  const rows = Array.from({ length: src.rowCount }, (_, j) => j).filter((j) => o.partOf === undefined || o.partOf[j] === o.part);
+  const batch = new RecordTable(src, false).pick(rows);
+  const out = csvWriter({ name: 'p', header: o.header as string[] | null, width: src.width - (drop >= 0 ? 1 : 0), delimiter: src.delimiter });
+  out.write(drop >= 0 ? batch.without(drop) : batch);
+  return out.end();
+}
 
 /** All data records as one file. */
-const writeAll = (src: CsvRecords, o: Omit<PartsWriteOptions, 'header'> & { header: readonly string[] | null }) => writeCsvParts(src, new Int32Array(src.rowCount), 1, { ...o, header: () => o.header })[0];
+const writeAll = (src: CsvRecords, o: { header: readonly string[] | null; dropColumn?: number }) => writeRecords(src, o).bytes;
+
+/** The data records grouped by the text of field `col`, groups in order of first appearance ('' is the empty group). */
+function groups(src: CsvRecords, col: number): { partOf: Int32Array; values: string[] } {
+  const texts = src.column(Int32Array.from({ length: src.rowCount }, (_, j) => src.first + j), col).map((t) => t ?? '');
+  const values = [...new Set(texts)];
+  return { partOf: Int32Array.from(texts, (t) => values.indexOf(t)), values };
+}
 import { inputFile } from '../helpers/run-tool.ts';
 import { generator } from '../helpers/hard-csv.ts';
 
@@ -45,9 +68,9 @@ test('records path: the same bytes, rows, titles, messages and errors as readCsv
       assert.equal(src.delimiter, delimiter, label);
       assert.deepEqual(src.header, table.header, label);
       assert.equal(src.rowCount, table.rows.length, label);
-      const all = new Int32Array(src.rowCount);
-      assert.equal(latin(writeAll(src, { header: src.header })), latin(writeCsv({ ...table, delimiter })), label);
-      assert.deepEqual(partPreview(src, all, 0, 'p', src.header).rows, table.rows.slice(0, 20), label);
+      const whole = writeRecords(src, { header: src.header });
+      assert.equal(latin(whole.bytes), latin(writeCsv({ ...table, delimiter })), label);
+      assert.deepEqual(whole.preview?.rows, table.rows.slice(0, 20), label);
       // Every column dropped in turn (split-by-column without keep-column), and each field read alone.
       for (let col = 0; col < src.width; col++) {
         const header = table.header && table.header.filter((_, i) => i !== col);
@@ -58,7 +81,7 @@ test('records path: the same bytes, rows, titles, messages and errors as readCsv
         // Grouped by the field's text, groups in order of first appearance.
         const texts = table.rows.map((r) => (r[col] ?? '') as string);
         const values = [...new Set(texts)];
-        assert.deepEqual(src.groups(col), { partOf: Int32Array.from(texts, (t) => values.indexOf(t)), values }, label);
+        assert.deepEqual(groups(src, col), { partOf: Int32Array.from(texts, (t) => values.indexOf(t)), values }, label);
       }
       // Typed as readCsv types them (excel-to-json reads CSV records one at a time).
       const typed = readCsv(file, { hasHeader, detectTypes: true }).table.rows;
@@ -66,12 +89,11 @@ test('records path: the same bytes, rows, titles, messages and errors as readCsv
       // Records spread over three files (every third one to the same file, some to none), as the split tools
       // spread them; each file keeps its records' order and its own titles.
       const partOf = Int32Array.from({ length: src.rowCount }, (_, j) => (j % 4 === 3 ? -1 : j % 3));
-      const parts = writeCsvParts(src, partOf, 3, { header: (g) => (g === 1 ? null : src.header) });
       for (let g = 0; g < 3; g++) {
+        const part = writeRecords(src, { header: g === 1 ? null : src.header, partOf, part: g });
         const rows = table.rows.filter((_, j) => partOf[j] === g);
-        assert.equal(latin(parts[g]), latin(writeCsv({ ...table, header: g === 1 ? null : table.header, rows, delimiter })), `${label} part ${g}`);
-        const preview = partPreview(src, partOf, g, 'p', null);
-        assert.deepEqual([preview.rows, preview.totalRows], [rows.slice(0, 20), rows.length], label);
+        assert.equal(latin(part.bytes), latin(writeCsv({ ...table, header: g === 1 ? null : table.header, rows, delimiter })), `${label} part ${g}`);
+        assert.deepEqual([part.preview?.rows, part.preview?.rowCount], [rows.slice(0, 20), rows.length], label);
       }
       compared++;
     }

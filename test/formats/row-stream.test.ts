@@ -1,4 +1,4 @@
-// Rows streamed from the readers (tools/sheet/row-stream.ts) against the table path (readTables): the same
+// Rows streamed from the readers (Sheet.stream, tools/formats/book.ts) against the table path (readTables): the same
 // tables, titles, typed title cells, messages and errors, on sheets made to move the table's edges after its
 // columns were decided (a later row wider, a cell further left, rows out of order, a far cell, a cell type the
 // fast path hands to SheetJS halfway), on odd extents, and on every committed xlsx and xls fixture. Then the

@@ -1,7 +1,7 @@
-// The .xls fast path (tools/sheet/xls/) against SheetJS: the same file read both ways gives the same tables
+// The .xls fast path (tools/formats/xls/) against SheetJS: the same file read both ways gives the same tables
 // (names, titles, typed title cells, rows with their types) and the same messages. The fast path is made to
-// prove it read each file itself (readXls throws NeedsFallback otherwise); SheetJS reads the same bytes named
-// .xlsb, which read-table sends to it after the container guards (SheetJS recognises the content itself).
+// prove it read each file itself (readXls throws NeedsFallback otherwise); SheetJS reads the same bytes when
+// openWorkbook is asked for it (`reader: 'sheetjs'`), after the container guards.
 //
 // Files come from LibreOffice and Gnumeric (test/fixtures/xls/, see make-xls-fixtures.ts), from SheetJS's
 // BIFF8 writer, and from test/helpers/biff8.ts, which builds records one by one for what no program lets a

@@ -1,7 +1,7 @@
-// The xlsx fast path (tools/sheet/xlsx/) against SheetJS: the same file read both ways gives the same tables
+// The xlsx fast path (tools/formats/xlsx/) against SheetJS: the same file read both ways gives the same tables
 // (names, titles, typed title cells, rows with their types) and the same messages. The fast path is made to
-// prove it read each file itself (readXlsx throws NeedsFallback otherwise); SheetJS reads the same bytes named
-// .xls, which read-table sends to it after the container guards.
+// prove it read each file itself (readXlsx throws NeedsFallback otherwise); SheetJS reads the same bytes when
+// openWorkbook is asked for it (`reader: 'sheetjs'`), after the container guards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';

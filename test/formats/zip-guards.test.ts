@@ -1,4 +1,4 @@
-// The container guards of every ZIP workbook (tools/sheet/xlsx/zip.ts and guard.ts): a directory that lies,
+// The container guards of every ZIP workbook (tools/formats/zip/read.ts and the guards of fallback.ts): a directory that lies,
 // entries that overlap or repeat, too many entries, encryption, bombs. The same bytes are tried under .xlsx
 // (fast path) and under .ods/.xls (the guards run before SheetJS): both must refuse them alike.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The synchronous streaming inflate on Node's zlib handle (tools/sheet/xlsx/zlib-stream.ts): it must be the one
+// The synchronous streaming inflate on Node's zlib handle (tools/formats/zip/inflate.ts): it must be the one
 // in use on the Node versions the service runs on, give exactly the bytes of the stream whatever the pieces,
 // and fail on a damaged stream without leaving an error event behind.
 import { test } from 'node:test';

@@ -1,5 +1,6 @@
 // Stacked tables gathered whole: what table/stack.ts's stack() hands on, as one table, for tests to compare.
-import { stack, tableOf, type Row, type StackOptions, type TableData } from '../../tools/formats/index.ts';
+import { stack, type Row, type StackOptions, type TableData } from '../../tools/formats/index.ts';
+import { tableOf } from '../../tools/formats/batch.ts';
 
 export function stackTables(sources: { table: TableData; label: string }[], o: StackOptions): TableData {
   const stacked = stack(sources.map((s) => ({ label: s.label, table: tableOf(s.table) })), o);

@@ -2,7 +2,7 @@
 // titles row first when `has-header`). Numbers are numbers, booleans booleans, dates ISO text (`yyyy-mm-dd`, with
 // `Thh:mm:ss` when there is a time), empty cells null, or left out of objects with `skip-empty-values` (lists
 // keep their nulls, so that positions hold). Keys: a missing title is `Columna N` / `Column N`, a repeated one
-// gets `_2`, `_3`… The JSON text is written key by key (tools/sheet/json-text.ts), so that no object is built
+// gets `_2`, `_3`… The JSON text is written key by key (tools/formats/json/write.ts), so that no object is built
 // (`__proto__` is an ordinary key) and a large table is encoded in chunks. `pretty` indents as
 // JSON.stringify(x, null, 2) does.
 import * as v from 'valibot';

@@ -47,10 +47,18 @@ export function discardRest(req: IncomingMessage, maxBytes: number, res?: Server
   req.resume();
   if (declared !== undefined && Number(declared) <= maxBytes) {
     draining.add(req);
+    // A client that asked to close (urllib does) gets the answer and then Node's close while it may still be
+    // sending: that close must be the staged one too, or the kernel resets the connection under the answer.
+    if (asksToClose(req)) closeInStages(req.socket, maxBytes);
     return;
   }
   if (res && !res.headersSent) res.setHeader('Connection', 'close');
   closeInStages(req.socket, LINGER_LIMITS * maxBytes);
+}
+
+function asksToClose(req: IncomingMessage): boolean {
+  const connection = String(req.headers.connection ?? '').toLowerCase();
+  return /(^|,)\s*close\s*(,|$)/.test(connection) || (req.httpVersion === '1.0' && !/keep-alive/.test(connection));
 }
 
 /**

@@ -1,10 +1,9 @@
-// SheetJS, the reader of last resort: workbooks no fast reader takes (.ods, .xlsb, BIFF2–5, SpreadsheetML 2003)
-// and any file a fast reader hands over (book.ts). It reads with raw values after the container guards every
-// workbook meets, and its cells go through the same grid as the fast readers' (grid.ts), so all give the same
-// tables: dates decided from each cell's number format (1904 system included), error cells as their text.
-//
-// A workbook opened for its first sheet is parsed for that sheet alone; another sheet asked for later parses
-// the rest. tests compare every fast reader's tables with this one's.
+// SheetJS, the reader of last resort: workbooks no fast reader takes (.ods, binary packages, BIFF2–5,
+// SpreadsheetML 2003) and any file a fast reader hands over (book.ts). It reads with raw values after the
+// container guards every workbook meets, and its cells go through the same grid as the fast readers' (grid.ts),
+// so all give the same tables: dates decided from each cell's number format (1904 system included), error
+// cells as their text. A workbook opened for its first sheet is parsed for that sheet alone; another sheet asked
+// for later parses the rest. Tests compare every fast reader's tables with this one's (test/formats/).
 import * as XLSX from 'xlsx';
 import * as cptable from 'xlsx/dist/cpexcel.full.mjs';
 import type { BookReader, SheetRead } from './book.ts';

@@ -1,7 +1,15 @@
-// The cells of one sheet as they are read, and the table they make: both workbook readers (the xlsx fast
-// path and SheetJS) put their cells here, so extent, padding, limits and warnings are decided in one place.
+// The cells of one sheet as they are read, and the table they make: every workbook reader (xlsx, xls and
+// SheetJS) puts its cells here, so extent, padding, limits and warnings are decided in one place, and all give
+// the same tables (test/formats/ compares the fast readers with SheetJS on every fixture).
 //
-// Rules (tools.md §2.3):
+// What a workbook reader gives for its cells, whichever it is:
+// - formulas give their cached value; a formula saved without one is an empty cell, with a warning;
+// - error cells (#N/A, #DIV/0!…) become their text, with a warning naming the first one;
+// - a number is a date when its cell's number format is a date format (number-format.ts), converted in UTC
+//   (1904 system included); elapsed-time formats (`[h]:mm`) stay numbers, as do negative numbers and numbers
+//   past 9999-12-31 in a date format (Excel shows them as #####).
+//
+// Rules of the table (tools.md §2.3):
 // - the table runs from the first to the last non-empty row and column; empty rows and columns inside are kept;
 // - rows are kept sparse while reading (a lone cell at XFD1048576 costs one cell) and padded to the table's
 //   width only at the end;
@@ -12,7 +20,7 @@
 // - error cells are their text, counted in one warning naming the first (in row order); formulas saved without
 //   a value are empty, counted in another.
 //
-// StreamGrid, below, gives the same table a batch of rows at a time instead of keeping it (row-stream.ts).
+// StreamGrid, below, gives the same table a batch of rows at a time instead of keeping it (Sheet.stream).
 import { ArrayTable } from './batch.ts';
 import { BATCH_ROWS, cellText, columnLetter, type Cell, type Row, type Table } from './model.ts';
 import type { Report } from './report.ts';

@@ -3,14 +3,14 @@
 export * from './model.ts';
 export { FormatError, type FormatReason } from './errors.ts';
 export { openWorkbook, type OpenOptions } from './open.ts';
-export { ArrayTable, tableOf, writtenOf } from './batch.ts';
+export { writtenOf } from './batch.ts';
 export { zipBuilder } from './zip/write.ts';
 /** A map that forgets everything when full: caches with a bound, for the kernel and adapters too. */
 export { BoundedMap } from './util/bounded-map.ts';
 
 // Writers: each takes a table's head, then its rows in batches, and gives Written (bytes + preview rows).
-export { XlsxWriter, xlsxWriter, writeXlsx, sheetNames, XLSX_MAX_ROWS, XLSX_MAX_COLUMNS, XLSX_MAX_CELL_CHARS, type TableWriter } from './xlsx/write.ts';
-export { csvWriter, writeCsv, csvText, plainNumber, type CsvWriterOptions } from './csv/write.ts';
+export { XlsxWriter, xlsxWriter, sheetNames, type TableWriter } from './xlsx/write.ts';
+export { csvWriter, csvText, type CsvWriterOptions } from './csv/write.ts';
 export { jsonWriter, type Layout as JsonLayout } from './json/write.ts';
 export { tableWriter } from './writers.ts';
 export { writeHtml, type HtmlOptions } from './html/write.ts';
@@ -23,11 +23,10 @@ export { columnNames, DEFAULT_TABLE, tableName, type ColumnNames } from './sql/n
 
 // Table helpers shared by tools: stacking, titles, names, message lists.
 export { stack, type StackOptions, type StackSource } from './table/stack.ts';
-export { titleRow, titleCell } from './table/titles.ts';
+export { titleRow } from './table/titles.ts';
 export { namedTitles, uniqueNames } from './table/names.ts';
 export { listText } from './report.ts';
 export { DELIMITERS } from './csv/read.ts';
-export { JSON_MAX_DEPTH } from './json/read.ts';
 export { planColumns, renderPdf, type PdfTable } from './pdf/layout.ts';
 export { displayText, valueOf, isNumeric, numericColumns, countsAsNumeric, shownTitles, shownRows, type DisplayOptions, type DisplayWords, type Lang as DisplayLang } from './display.ts';
 export { writeMarkdown, markdownCell, type MarkdownSection } from './markdown/write.ts';

@@ -5,7 +5,7 @@
 //   .xlsx .xlsm       ZIP → xlsx (an ods too); OLE → xls (BIFF8 saved under the wrong name) or a password
 //   .xls              OLE or BIFF → xls; ZIP → xlsx; HTML → its tables; SpreadsheetML 2003; tab-separated text
 //                     (web applications export all of these as "Excel"; tools.md §2.2)
-//   .ods .xlsb        ZIP → SheetJS
+//   .ods              ZIP → SheetJS (its own reader is coming)
 //   .csv              text (any encoding, any delimiter); anything else → binary
 //   .json             JSON
 //   .md .markdown     the GFM tables of a Markdown document
@@ -46,7 +46,7 @@ const extensionOf = (name: string) => {
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
 };
 
-const WORKBOOKS = new Set(['xlsx', 'xlsm', 'xls', 'ods', 'xlsb']);
+const WORKBOOKS = new Set(['xlsx', 'xlsm', 'xls', 'ods']);
 
 /** Opens a file as a workbook; its sheets are read as they are asked for. */
 export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOptions): Workbook<Cell> {
@@ -65,7 +65,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   const book = (() => {
     switch (content) {
       case 'zip':
-        return open(() => (ext === 'xlsb' || ext === 'ods' ? new SheetJsReader(file.bytes, ext === 'ods' ? 'ods' : 'xlsx', sheets) : new XlsxReader(file.bytes)), ext === 'ods' ? 'ods' : 'xlsx');
+        return open(() => (ext === 'ods' ? new SheetJsReader(file.bytes, 'ods', sheets) : new XlsxReader(file.bytes)), ext === 'ods' ? 'ods' : 'xlsx');
       case 'cfb':
         return open(() => new XlsReader(file.bytes), 'xls');
       case 'biff':
@@ -88,7 +88,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
 }
 
 /** What content the extension itself stands for. */
-const CLAIMED: Record<string, ContentFormat[]> = { xlsx: ['xlsx'], xlsm: ['xlsx'], xls: ['xls', 'biff'], ods: ['ods'], xlsb: ['xlsx'] };
+const CLAIMED: Record<string, ContentFormat[]> = { xlsx: ['xlsx'], xlsm: ['xlsx'], xls: ['xls', 'biff'], ods: ['ods'] };
 
 /** The info message when the content is not what the extension says. */
 function announce(book: Workbook<Cell>, file: SourceFile, ext: string, ctx: FormatContext, csv: CsvReader | null): Workbook<Cell> {

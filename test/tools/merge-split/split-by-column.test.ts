@@ -102,7 +102,7 @@ test('split-by-column: a title row of numbers and dates keeps its types, also wi
   assert.deepEqual((await readXlsx(out.files[0].bytes))[0].rows, [['Zona', d(2024, 1, 1)], ['Norte', 2]]);
 });
 
-// CSV to CSV copies records without a table (tools/sheet/csv-records.ts): papaparse, a reader independent of
+// CSV to CSV copies records without a table (tools/formats/csv/write.ts): papaparse, a reader independent of
 // our writer, reads the groups back, and every cell must be the input's.
 import Papa from 'papaparse';
 

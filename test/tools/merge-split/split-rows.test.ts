@@ -107,7 +107,7 @@ test('split-rows: a title row of numbers and dates keeps its types in every part
   ]);
 });
 
-// CSV to CSV copies records without a table (tools/sheet/csv-records.ts): papaparse, a reader independent of
+// CSV to CSV copies records without a table (tools/formats/csv/write.ts): papaparse, a reader independent of
 // our writer, reads the parts back, and every cell must be the input's, rows padded to the widest.
 import Papa from 'papaparse';
 

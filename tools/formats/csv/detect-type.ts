@@ -10,7 +10,7 @@
 // Everything else stays the text it was; an empty field is null.
 // The patterns are matched by scanning char codes, not with regular expressions: this runs on every field of
 // a typed CSV (a million at the input limit), and most fields are rejected on their first character.
-// test/tools/sheet/detect-type.test.ts checks the scanner against the regular expressions above, which stay
+// test/formats/detect-type.test.ts checks the scanner against the regular expressions above, which stay
 // the definition.
 import type { Cell } from '../model.ts';
 

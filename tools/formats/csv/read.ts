@@ -1,6 +1,6 @@
 // CSV in: encoding and delimiter detection, RFC 4180 quotes (fields may hold newlines), any mix of CRLF, LF
 // and CR line ends, ragged rows padded with empty cells (never cut), optional type detection. Writing is
-// write-csv.ts.
+// write.ts. Reading a CSV whole (records over its bytes) is records.ts; as a workbook of one sheet, book.ts.
 //
 // The parser is our own, not papaparse: papaparse picks one line ending per file, so a file mixing CRLF and
 // LF loses row breaks. The reader never trims a value.
@@ -562,28 +562,6 @@ function pieceEnd(b: Uint8Array, at: number): number {
   if (at >= b.length) return b.length;
   const lf = b.indexOf(LF, at);
   return lf < 0 ? b.length : lf + 1;
-}
-
-/** The records of the whole text, parsed piece by piece into `flow`; false when a quote is still open at the end of the file. */
-function parsePieces(b: Uint8Array, pieces: PieceDecoder, delimiter: string, cells: CellMaker, flow: CsvFlow): boolean {
-  const delim = delimiter.charCodeAt(0);
-  const none = new Set<number>();
-  for (let start = pieces.from; start < b.length; ) {
-    let end = pieceEnd(b, start + PIECE_BYTES);
-    for (;;) {
-      const header = cells.header;
-      const res = parseOnce(pieces.decode(start, end), delim, none, Infinity, cells.finish);
-      if (res.unclosedAt < 0) {
-        flow.add(res.rows);
-        break;
-      }
-      if (end >= b.length) return false;
-      cells.header = header;
-      end = pieceEnd(b, start + 2 * (end - start));
-    }
-    start = end;
-  }
-  return true;
 }
 
 /**

@@ -1,25 +1,20 @@
-// A CSV without a table: split-rows and split-by-column (CSV to CSV) keep every value's text exactly, and
-// excel-to-json writes its JSON straight from the file (tools/sheet/json-text.ts), so none of them needs a
-// string per field or a row per record. The file is read as UTF-8 bytes (transcoded once when it is UTF-16 or
-// Windows-1252) and cut into records (quote-aware); a record whose bytes are already what writeCsv would
-// write for its fields is copied as it is, any other one is split into fields and written as writeCsv writes
-// it. Every rule of readCsv holds: the same delimiter, the same records and fields, blank records trimmed at
-// both ends, maxCells counted before padding, the same messages in the same order
-// (test/tools/sheet/csv-records.test.ts compares both on generated files).
+// A CSV read whole without a table (csv/book.ts RecordTable): cut into records over its UTF-8 bytes (transcoded
+// once when it is UTF-16 or Windows-1252), each record's span, field count and flags kept, its fields decoded
+// only when asked for. CSV to CSV copies a record whose bytes are already what writeCsv would write for its
+// fields (csv/write.ts), JSON is written from the bytes (json/write.ts), rows are typed a batch at a time: none
+// of them needs a string per field. Every rule of readCsv holds: the same delimiter, the same records and
+// fields, blank records trimmed at both ends, maxCells counted before padding, the same messages in the same
+// order (test/formats/csv-records.test.ts compares both on generated files).
 //
 // Measured on 100,000 rows × 10 columns (12 MB), split-rows in 10 parts: ~400 → ~130 ms, of which ~60 ms is
 // now the ZIP's deflate; peak memory over the runtime 127 → 40 MB (the input, the parts and the ZIP).
 import { isAscii, isUtf8 } from 'node:buffer';
 import { FormatError } from '../errors.ts';
-import { BATCH_ROWS, PREVIEW_ROWS, type Cell, type Row, type SourceFile, type TableData } from '../model.ts';
-import { baseNameOf, checkCells, decodeText, detectDelimiter, guessUtf16, type TextEncodingName } from './read.ts';
-import { csvLine, quotingRule } from './write.ts';
+import type { Cell, Row, SourceFile } from '../model.ts';
+import { baseNameOf, checkCells, decodeText, detectDelimiter, guessUtf16, parseCsv, type TextEncodingName } from './read.ts';
+import { CR, FieldScan, fieldText, LF, scanField } from './tokens.ts';
 import { detectType } from './detect-type.ts';
 import { silent, type Report } from '../report.ts';
-
-const QUOTE = 34;
-const CR = 13;
-const LF = 10;
 
 /** Record flags: its bytes are written unchanged (`PLAIN`); every field is empty (`BLANK`). */
 export const PLAIN = 1;
@@ -76,7 +71,8 @@ export class CsvRecords {
     } else {
       // One decode per record, then native splitting: a decode per field costs more than the split.
       const line = this.bytes.toString('utf8', start, end);
-      out = line.indexOf('"') < 0 ? line.split(this.delimiter) : splitLine(line, this.delimiter);
+      // With quotes, the decoded line is cut by the same grammar over text (read.ts): every quote closes in it.
+      out = line.indexOf('"') < 0 ? line.split(this.delimiter) : parseCsv(line, this.delimiter, 1).rows[0];
     }
     while (out.length < this.width) out.push('');
     return out;
@@ -93,16 +89,6 @@ export class CsvRecords {
     return cells;
   }
 
-  /** The data records, typed as readCsv types them, handed to `sink` a batch at a time. */
-  pipeTyped(sink: (rows: Row[]) => void): void {
-    for (let at = this.first; at < this.size; at += BATCH_ROWS) {
-      const end = Math.min(this.size, at + BATCH_ROWS);
-      const batch: Row[] = new Array(end - at);
-      for (let k = at; k < end; k++) batch[k - at] = this.typedRow(k);
-      sink(batch);
-    }
-  }
-
   /** The text of field `col` of record `k` ('' past the record's last field). */
   field(k: number, col: number): string {
     if (col >= this.counts[k]) return '';
@@ -112,62 +98,6 @@ export class CsvRecords {
   /** The bytes of field `col` of record `k` as it is in the file (quotes included), as [start, end). */
   span(k: number, col: number): [number, number] {
     return fieldSpan(this.bytes, this.starts[k], this.ends[k], this.delimiter.charCodeAt(0), this.literal, col);
-  }
-
-  /**
-   * The data records grouped by the text of field `col`: `partOf[j]` is the group of data record j, and
-   * `values[g]` the text of group g, groups in order of first appearance ('' is the empty group). An
-   * unquoted field is matched by its bytes (a hash, then the bytes compared) and decoded once per group;
-   * measured 1.5× faster than decoding every record's field.
-   */
-  groups(col: number): { partOf: Int32Array; values: string[] } {
-    const { bytes: b, first, literal } = this;
-    const d = this.delimiter.charCodeAt(0);
-    const partOf = new Int32Array(this.rowCount);
-    const values: string[] = [];
-    const byValue = new Map<string, number>();
-    const group = (value: string) => {
-      let g = byValue.get(value);
-      if (g === undefined) {
-        byValue.set(value, (g = values.length));
-        values.push(value);
-      }
-      return g;
-    };
-    // Hash of an unquoted field's bytes → [start, end, group] of the first field seen with it.
-    const byBytes = new Map<number, [number, number, number]>();
-    for (let j = 0; j < partOf.length; j++) {
-      const k = first + j;
-      if (col >= this.counts[k]) {
-        partOf[j] = group('');
-        continue;
-      }
-      const [s, e] = fieldSpan(b, this.starts[k], this.ends[k], d, literal, col);
-      if (s < e && b[s] === QUOTE && !literal.has(s)) {
-        partOf[j] = group(this.field(k, col));
-        continue;
-      }
-      let h = 0x811c9dc5;
-      for (let i = s; i < e; i++) h = Math.imul(h ^ b[i], 0x01000193);
-      const seen = byBytes.get(h);
-      if (seen && seen[1] - seen[0] === e - s) {
-        let same = true;
-        for (let i = s, r = seen[0]; i < e; i++, r++) {
-          if (b[i] !== b[r]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) {
-          partOf[j] = seen[2];
-          continue;
-        }
-      }
-      const g = group(b.toString('utf8', s, e));
-      if (!seen) byBytes.set(h, [s, e, g]);
-      partOf[j] = g;
-    }
-    return { partOf, values };
   }
 
   /** Unquoted field texts seen by column(), by a hash of their bytes: [start, end, text] of the first seen. */
@@ -183,6 +113,7 @@ export class CsvRecords {
     const d = this.delimiter.charCodeAt(0);
     const out = new Array<string | null>(ks.length);
     const span = this.scratch;
+    const utf8 = (from: number, to: number) => b.toString('utf8', from, to);
     for (let j = 0; j < ks.length; j++) {
       const k = ks[j];
       if (col >= this.counts[k]) {
@@ -196,8 +127,9 @@ export class CsvRecords {
         out[j] = null;
         continue;
       }
-      if (b[s] === QUOTE && !literal.has(s)) {
-        const text = this.field(k, col);
+      if (SCAN.quoted) {
+        // fieldSpanInto left the field's scan in SCAN.
+        const text = fieldText(SCAN, b, utf8);
         out[j] = text === '' ? null : text;
         continue;
       }
@@ -347,6 +279,7 @@ function scanRecords(b: Buffer, d: number): Scan {
   let size = 0;
   let used = 0;
   const literal = new Set<number>();
+  const f = new FieldScan();
   let i = 0;
   while (i < n) {
     const recStart = i;
@@ -356,46 +289,14 @@ function scanRecords(b: Buffer, d: number): Scan {
     let recEnd: number;
     for (;;) {
       fields++;
-      let quoted = b[i] === QUOTE && !literal.has(i);
-      if (quoted) {
-        let k = i + 1;
-        let special = false;
-        for (;;) {
-          if (k >= n) break;
-          const c = b[k];
-          if (c === QUOTE) {
-            if (b[k + 1] === QUOTE) {
-              special = true;
-              k += 2;
-              continue;
-            }
-            break;
-          }
-          if (c === d || c === CR || c === LF) special = true;
-          k++;
-        }
-        if (k >= n) {
-          // Never closed: this quote is a plain character, and the field is read again as unquoted.
-          literal.add(i);
-          quoted = false;
-        } else {
-          const empty = k === i + 1;
-          k++;
-          const tail = k;
-          let c = 0;
-          while (k < n && (c = b[k]) !== d && c !== CR && c !== LF) k++;
-          if (k > tail || !special) plain = 0;
-          if (k > tail || !empty) nonEmpty++;
-          i = k;
-        }
-      }
-      if (!quoted) {
-        const s = i;
-        let c = 0;
-        while (i < n && (c = b[i]) !== d && c !== CR && c !== LF) {
-          if (c === QUOTE) plain = 0;
-          i++;
-        }
+      const s = i;
+      i = scanField(f, b, i, n, d, literal);
+      if (f.quoted) {
+        const tail = i > f.close + 1;
+        if (tail || !f.special) plain = 0;
+        if (tail || f.close > s + 1) nonEmpty++;
+      } else {
+        if (f.quote) plain = 0;
         if (i > s) nonEmpty++;
       }
       if (i >= n) {
@@ -420,9 +321,9 @@ function scanRecords(b: Buffer, d: number): Scan {
       starts = grow(starts, cap);
       ends = grow(ends, cap);
       counts = grow(counts, cap);
-      const f = new Uint8Array(cap);
-      f.set(flags);
-      flags = f;
+      const fl = new Uint8Array(cap);
+      fl.set(flags);
+      flags = fl;
     }
     starts[size] = recStart;
     ends[size] = recEnd;
@@ -449,25 +350,12 @@ function fieldSpan(b: Buffer, start: number, end: number, d: number, literal: Se
 
 /** fieldSpan, written into `span` (no array per field where a column is read record by record). */
 function fieldSpanInto(span: Int32Array, b: Buffer, start: number, end: number, d: number, literal: Set<number>, col: number): void {
+  const f = SCAN;
   let i = start;
-  for (let f = 0; ; f++) {
+  for (let c = 0; ; c++) {
     const s = i;
-    if (b[i] === QUOTE && i < end && !literal.has(i)) {
-      i++;
-      for (;;) {
-        if (b[i] === QUOTE) {
-          if (b[i + 1] === QUOTE) {
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        i++;
-      }
-    }
-    while (i < end && b[i] !== d) i++;
-    if (f === col || i >= end) {
+    i = scanField(f, b, i, end, d, literal);
+    if (c === col || i >= end) {
       span[0] = s;
       span[1] = i;
       return;
@@ -476,180 +364,23 @@ function fieldSpanInto(span: Int32Array, b: Buffer, start: number, end: number, 
   }
 }
 
+/** The scan of fields inside a record already cut (never more than one in use at a time). */
+const SCAN = new FieldScan();
+
 /**
- * The field texts of one record (or only field `only`), decoded as parseCsv decodes them. The record was
- * cut by scanRecords, so every quote that opens a field inside it closes inside it.
+ * The field texts of one record (or only field `only`), decoded from its bytes. The record was cut by
+ * scanRecords, so every quote that opens a field inside it closes inside it.
  */
 function splitRecord(b: Buffer, start: number, end: number, d: number, literal: Set<number>, only: number): string[] | string {
   const out: string[] = [];
+  const f = SCAN;
+  const utf8 = (s: number, e: number) => b.toString('utf8', s, e);
   let i = start;
-  for (let f = 0; ; f++) {
-    let value = '';
-    if (i < end && b[i] === QUOTE && !literal.has(i)) {
-      let seg = ++i;
-      for (;;) {
-        const q = b.indexOf(QUOTE, i);
-        if (b[q + 1] === QUOTE) {
-          if (f === only || only < 0) value += b.toString('utf8', seg, q + 1);
-          i = seg = q + 2;
-          continue;
-        }
-        if (f === only || only < 0) value += b.toString('utf8', seg, q);
-        i = q + 1;
-        break;
-      }
-    }
-    const s = i;
-    while (i < end && b[i] !== d) i++;
-    if (f === only) return i > s ? value + b.toString('utf8', s, i) : value;
-    if (only < 0) out.push(i > s ? value + b.toString('utf8', s, i) : value);
+  for (let c = 0; ; c++) {
+    i = scanField(f, b, i, end, d, literal);
+    if (c === only) return fieldText(f, b, utf8);
+    if (only < 0) out.push(fieldText(f, b, utf8));
     if (i >= end) return out;
     i++;
   }
-}
-
-/** The fields of one record's text in which every opening quote closes (no quote read as a plain character). */
-function splitLine(line: string, delimiter: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; ; ) {
-    const { value, next } = fieldAt(line, i, delimiter);
-    out.push(value);
-    if (next >= line.length) return out;
-    i = next + 1;
-  }
-}
-
-/**
- * The field that starts at `i` of a record's text in which every opening quote closes: its quotes undone
- * (`""` as one quote), and whatever follows the closing quote up to the delimiter kept as it is; `next` is
- * where the delimiter (or the end of the text) is.
- */
-export function fieldAt(line: string, i: number, delimiter: string): { value: string; next: number } {
-  let value = '';
-  if (line.charCodeAt(i) === QUOTE) {
-    let seg = ++i;
-    for (;;) {
-      const q = line.indexOf('"', i);
-      if (line.charCodeAt(q + 1) === QUOTE) {
-        value += line.slice(seg, q + 1);
-        i = seg = q + 2;
-        continue;
-      }
-      value += line.slice(seg, q);
-      i = q + 1;
-      break;
-    }
-  }
-  let next = line.indexOf(delimiter, i);
-  if (next < 0) next = line.length;
-  return { value: next > i ? value + line.slice(i, next) : value, next };
-}
-
-export interface PartsWriteOptions {
-  /** The title row of part `part`, written first when it has at least one title. */
-  header: (part: number) => readonly string[] | null;
-  /** A column left out of every record (split-by-column without `keep-column`). */
-  dropColumn?: number;
-}
-
-const BOM = [0xef, 0xbb, 0xbf];
-
-/**
- * The data records as CSV files: `partOf[j]` is the file of data record j (record `src.first + j`), or -1
- * for none, and each file holds its records in their order. Each file is what writeCsv writes for the same
- * rows (UTF-8 with a BOM, CRLF, every row as wide as the table, the source's delimiter), byte for byte. One
- * pass over the records for every file: measured 2× faster than a pass per file picking its records.
- */
-export function writeCsvParts(src: CsvRecords, partOf: Int32Array, parts: number, o: PartsWriteOptions): Uint8Array[] {
-  const { bytes, starts, ends, counts, flags, first } = src;
-  const delimiter = src.delimiter;
-  const d = delimiter.charCodeAt(0);
-  const special = quotingRule(delimiter);
-  const drop = o.dropColumn ?? -1;
-  const width = src.width - (drop >= 0 ? 1 : 0);
-  const count = src.rowCount;
-  const headers = Array.from({ length: parts }, (_, g) => {
-    const h = o.header(g);
-    return h !== null && h.length > 0 ? Buffer.from(csvLine(h, delimiter, special), 'utf8') : null;
-  });
-  // First pass: each file's size, and the lines of records that cannot be copied (as text, written next).
-  const sizes = headers.map((h) => BOM.length + (h?.length ?? 0));
-  const slow = new Map<number, Buffer>();
-  const dropped = drop >= 0 ? new Int32Array(count * 2) : null;
-  for (let j = 0; j < count; j++) {
-    const g = partOf[j];
-    if (g < 0) continue;
-    const k = first + j;
-    let len = ends[k] - starts[k];
-    let fields = counts[k];
-    if (dropped && drop < fields) {
-      const [s, e] = src.span(k, drop);
-      dropped[2 * j] = s;
-      dropped[2 * j + 1] = e;
-      // The field and one delimiter next to it go.
-      len -= e - s + (fields > 1 ? 1 : 0);
-      fields--;
-    }
-    // A record left with no field (its only one dropped) is padded as a row of empty fields.
-    if (flags[k] & PLAIN && (len > 0 || width !== 1) && width > 0) sizes[g] += len + (width - Math.max(fields, 1)) + 2;
-    else {
-      const texts = src.fields(k);
-      if (drop >= 0) texts.splice(drop, 1);
-      const line = Buffer.from(csvLine(texts, delimiter, special), 'utf8');
-      slow.set(j, line);
-      sizes[g] += line.length;
-    }
-  }
-  const outs = sizes.map((size) => new Uint8Array(size));
-  const at = headers.map((h, g) => {
-    outs[g].set(BOM, 0);
-    if (h) outs[g].set(h, BOM.length);
-    return BOM.length + (h?.length ?? 0);
-  });
-  // A view per record: measured 1.8× faster than Buffer#copy, whose argument checks cost more than the copy.
-  const copy = (out: Uint8Array, from: number, to: number, p: number) => {
-    out.set(new Uint8Array(bytes.buffer, bytes.byteOffset + from, to - from), p);
-    return p + to - from;
-  };
-  for (let j = 0; j < count; j++) {
-    const g = partOf[j];
-    if (g < 0) continue;
-    const out = outs[g];
-    let p = at[g];
-    const line = slow.size > 0 ? slow.get(j) : undefined;
-    if (line) {
-      out.set(line, p);
-      at[g] = p + line.length;
-      continue;
-    }
-    const k = first + j;
-    let fields = counts[k];
-    if (dropped && drop < fields) {
-      const s = dropped[2 * j];
-      const e = dropped[2 * j + 1];
-      // Before the field (without the delimiter that ends it when it is the first), then after it.
-      if (drop === 0) p = copy(out, e < ends[k] ? e + 1 : e, ends[k], p);
-      else p = copy(out, e, ends[k], copy(out, starts[k], s - 1, p));
-      fields--;
-    } else p = copy(out, starts[k], ends[k], p);
-    for (let f = Math.max(fields, 1); f < width; f++) out[p++] = d;
-    out[p++] = CR;
-    out[p++] = LF;
-    at[g] = p;
-  }
-  return outs;
-}
-
-/** The preview of part `part` of writeCsvParts: its first rows as readCsv would give them, and its count. */
-export function partPreview(src: CsvRecords, partOf: Int32Array, part: number, name: string, header: string[] | null, dropColumn = -1): TableData & { totalRows: number } {
-  const rows: Row[] = [];
-  let count = 0;
-  for (let j = 0; j < partOf.length; j++) {
-    if (partOf[j] !== part) continue;
-    if (count++ >= PREVIEW_ROWS) continue;
-    const row = src.row(src.first + j);
-    if (dropColumn >= 0) row.splice(dropColumn, 1);
-    rows.push(row);
-  }
-  return { name, header, rows, totalRows: count };
 }

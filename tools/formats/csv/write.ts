@@ -3,7 +3,7 @@
 import { FirstRows, rowsOf } from '../batch.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 import { joinBytes } from '../util/bytes.ts';
-import { CellError, FullCell, isoDate, type AnyCell, type RowBatch, type TableData, type TableHead, type Written } from '../model.ts';
+import { CellError, isoDate, type AnyCell, type RowBatch, type TableData, type TableHead, type Written } from '../model.ts';
 import { isoTime, isTimeOnly } from '../dates.ts';
 import { titleRow } from '../table/titles.ts';
 import type { TableWriter } from '../xlsx/write.ts';
@@ -33,12 +33,11 @@ export function plainNumber(n: number): string {
 /** Text of a cell in a CSV: dates ISO (a time of day alone as `hh:mm:ss`), booleans `true`/`false`. */
 export function csvText(c: AnyCell): string {
   if (c === null) return '';
-  if (c instanceof FullCell) return csvText(c.value);
-  if (c instanceof CellError) return c.text;
   if (typeof c === 'string') return c;
   if (typeof c === 'number') return plainNumber(c);
   if (typeof c === 'boolean') return c ? 'true' : 'false';
-  return isTimeOnly(c) ? isoTime(c) : isoDate(c);
+  if (c instanceof Date) return isTimeOnly(c) ? isoTime(c) : isoDate(c);
+  return c instanceof CellError ? c.text : csvText(c.value);
 }
 
 export interface CsvWriteOptions {
@@ -79,7 +78,7 @@ export function writeCsv(table: TableData<AnyCell>, o: CsvWriteOptions = {}): Ui
 
 /**
  * CSV written a row at a time, every row `width` fields (shorter rows padded with empty ones), for writers
- * that get their rows in batches (row-stream.ts) and for writeCsv. The text grows by concatenation and is
+ * that get their rows in batches (csvWriter) and for writeCsv. The text grows by concatenation and is
  * encoded every 64 K characters: measured on 100,000 rows, 1.5× faster than joining an array per row, and the
  * whole text never exists as one string.
  */

@@ -47,10 +47,7 @@ export class HtmlReader implements BookReader {
   readonly encoding: TextEncodingName;
   private readonly tables: HtmlTable[];
 
-  constructor(
-    private readonly file: SourceFile,
-    ctx: FormatContext,
-  ) {
+  constructor(file: SourceFile, ctx: FormatContext) {
     const { text, encoding } = decodeHtml(file.bytes);
     this.encoding = encoding;
     const all = tablesOf(parse(text));

@@ -12,7 +12,8 @@ import { CellError, FullCell, type AnyCell, type Cell, type RowBatch, type Table
 import { RecordBatch } from '../csv/book.ts';
 import { csvText } from '../csv/write.ts';
 import type { TableWriter } from '../xlsx/write.ts';
-import { fieldAt, type CsvRecords } from '../csv/records.ts';
+import type { CsvRecords } from '../csv/records.ts';
+import { FieldScan, fieldText, scanField } from '../csv/tokens.ts';
 import { detectType } from '../csv/detect-type.ts';
 
 export interface Layout {
@@ -33,11 +34,11 @@ const stringText = (s: string) => (ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"
 /** JSON text of a cell; the text of a date is remembered by its time (a column of dates repeats them). */
 function valueText(c: AnyCell, dates: Map<number, string>): string {
   if (c === null) return 'null';
-  if (c instanceof FullCell) return valueText(c.value, dates);
-  if (c instanceof CellError) return stringText(c.text);
   if (typeof c === 'string') return stringText(c);
   if (typeof c === 'number') return Number.isFinite(c) ? String(c) : stringText(String(c));
   if (typeof c === 'boolean') return c ? 'true' : 'false';
+  if (c instanceof FullCell) return valueText(c.value, dates);
+  if (c instanceof CellError) return stringText(c.text);
   const time = c.getTime();
   let text = dates.get(time);
   if (text === undefined) {
@@ -70,21 +71,29 @@ function textJson(o: Layout, titles: readonly string[] | null): JsonOut {
   let text = '[';
   let n = 0;
   const rows = (batch: readonly (readonly AnyCell[])[]) => {
+    // Locals, not the closure's variables: a string grown by `+=` in a captured variable is stored back to
+    // the closure's context at every step (excel-to-json of 100,000 rows: about a fifth slower).
+    let t = text;
+    let count = n;
+    const { prefix, skip } = p;
+    const width = o.width;
     for (let r = 0; r < batch.length; r++) {
       const row = batch[r];
-      text += (n++ > 0 ? ',' : '') + p.rowStart;
+      t += (count++ > 0 ? ',' : '') + p.rowStart;
       let written = 0;
-      for (let i = 0; i < o.width; i++) {
+      for (let i = 0; i < width; i++) {
         const c = row[i] ?? null;
-        if (c === null && p.skip) continue;
-        text += (written++ > 0 ? ',' : '') + p.prefix[i] + valueText(c, dates);
+        if (c === null && skip) continue;
+        t += (written++ > 0 ? ',' : '') + prefix[i] + valueText(c, dates);
       }
-      text += written > 0 ? p.closeAfter : p.close;
-      if (text.length > 65_536) {
-        chunks.push(Buffer.from(text, 'utf8'));
-        text = '';
+      t += written > 0 ? p.closeAfter : p.close;
+      if (t.length > 65_536) {
+        chunks.push(Buffer.from(t, 'utf8'));
+        t = '';
       }
     }
+    text = t;
+    n = count;
   };
   if (titles) rows([titles]);
   return {
@@ -217,8 +226,10 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
   const closeAfter = utf8(p.closeAfter);
   const close = utf8(p.close);
   const { bytes: b, starts, ends, literal } = src;
-  const delimiter = src.delimiter;
-  const d = delimiter.charCodeAt(0);
+  const d = src.delimiter.charCodeAt(0);
+  // A field that may be typed is scanned by the CSV grammar (csv/tokens.ts) and its text read as Latin-1.
+  const scan = new FieldScan();
+  const latin1 = (from: number, to: number) => b.toString('latin1', from, to);
   const decimalComma = src.delimiter !== ',';
   const typing = { decimalComma };
   const dates = new Map<number, string>();
@@ -268,19 +279,21 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
         const c = b[i + 1];
         let typed: Cell | undefined;
         if (c !== QUOTE ? CANDIDATE[c] || (c === COMMA && decimalComma) : b[i + 2] !== QUOTE) {
-          // It may be typed (or be empty): its value read from the Latin-1 line (the quotes undone) is
-          // typed, and kept only when it is a number, date or boolean (all ASCII).
-          const { value, next } = fieldAt(line, i - start, delimiter);
+          // It may be typed (or be empty): its value read as Latin-1 (the quotes undone) is typed, and kept
+          // only when it is a number, date or boolean (all ASCII).
+          const next = scanField(scan, b, i, end, d, literal);
+          const value = fieldText(scan, b, latin1);
           typed = value === '' ? null : detectType(value, typing);
           if (typeof typed === 'number') ascii = plainAsText(value) ? value : valueText(typed, dates);
           else if (typed === null) empty = true;
           else if (typeof typed !== 'string') ascii = valueText(typed, dates);
-          if (typeof typed !== 'string') i = start + next;
+          i = next;
         }
         if (typed === undefined || typeof typed === 'string') {
-          // Text: copied from the bytes with its escapes, `""` as one quote, while its end is looked for.
+          // Text: copied from the bytes with its escapes, `""` as one quote.
           key(col, written++ === 0);
-          i = escapedQuoted(out, b, i, end, d);
+          if (typed === undefined) i = scanField(scan, b, i, end, d, literal);
+          escapedQuoted(out, b, scan, d);
           col++;
           if (i >= end) break;
           i++;
@@ -418,16 +431,17 @@ function escapedUntil(out: ByteOut, b: Buffer, from: number, end: number, d: num
 }
 
 /**
- * A quoted field from its opening quote at `from` as a JSON string: the text between the quotes (`""` is one
- * quote), then whatever follows the closing quote up to the delimiter; returns where the field ends. The
- * record was cut by scanRecords, so the quote closes before `end`.
+ * A quoted field, as `scan` (csv/tokens.ts) found it, as a JSON string: the text between the quotes (where
+ * every quote is the first of a `""` pair, written as one quote), then whatever follows the closing quote up
+ * to the field's end. Room is made a block at a time, as escapedUntil makes it.
  */
-function escapedQuoted(out: ByteOut, b: Buffer, from: number, end: number, d: number): number {
-  let i = from + 1;
+function escapedQuoted(out: ByteOut, b: Buffer, scan: FieldScan, d: number): void {
   const hi = d > BACKSLASH ? d : BACKSLASH;
+  const close = scan.close;
+  const end = scan.end;
   out.room(1);
   out.buf[out.at++] = QUOTE;
-  let open = true;
+  let i = scan.start + 1;
   for (;;) {
     const stop = Math.min(end, i + 16_384);
     out.room(6 * (stop - i) + 1);
@@ -436,22 +450,20 @@ function escapedQuoted(out: ByteOut, b: Buffer, from: number, end: number, d: nu
     for (; i < stop; i++) {
       const c = b[i];
       if (c > hi) o[at++] = c;
-      else if (c === QUOTE && open) {
-        if (b[i + 1] !== QUOTE) open = false;
-        else {
-          o[at++] = BACKSLASH;
-          o[at++] = QUOTE;
-          i++;
-        }
-      } else if (c === d && !open) break;
       else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
-      else at = escapeByte(o, at, c);
+      else if (c !== QUOTE) at = escapeByte(o, at, c);
+      else if (i === close) continue;
+      else {
+        o[at++] = BACKSLASH;
+        o[at++] = QUOTE;
+        // The second quote of the pair, inside the quotes; after them a quote is a plain character.
+        if (i < close) i++;
+      }
     }
     out.at = at;
-    if (i < stop || i >= end) break;
+    if (i >= end) break;
   }
   out.buf[out.at++] = QUOTE;
-  return i;
 }
 
 function escapeByte(o: Buffer, at: number, c: number): number {

@@ -8,7 +8,7 @@
 // as many steps as the file has sectors (a loop ends there), and nothing is allocated by a declared size
 // larger than the file. A container this reader does not fully understand, or one with anything unusual
 // (no root-level Workbook stream, an encrypted package), is handed to SheetJS (`NeedsFallback`), which then
-// decides as it did before this reader existed; read-table's guards run first on that path.
+// decides as it did before this reader existed; the guards of fallback.ts run first on that path.
 import { NeedsFallback } from '../errors.ts';
 
 const ENDOFCHAIN = 0xfffffffe;

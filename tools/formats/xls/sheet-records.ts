@@ -1,6 +1,6 @@
 // One worksheet substream, its cell records read straight from the stream into a SheetGrid.
 //
-// Cells, as SheetJS reads them (read-table.ts documents the rules):
+// Cells, as SheetJS reads them (grid.ts documents the rules):
 // - NUMBER, RK, MULRK: numbers, dates when the cell's XF has a date format;
 // - LABELSST, LABEL, RSTRING: text (rich-text runs left out); empty text is an empty cell;
 // - BOOLERR: a boolean, or an error's text, counted in a warning;

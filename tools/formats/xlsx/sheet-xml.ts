@@ -3,7 +3,7 @@
 // a formula was saved without its value). Everything else (dimension, merged cells, extensions) is skipped;
 // the declared `<dimension>` in particular is never trusted.
 //
-// Cell types, as SheetJS reads them (read-table.ts documents the rules):
+// Cell types, as SheetJS reads them (grid.ts documents the rules):
 // - number (`n` or no type): the value, or a date when its format is a date format and it is not negative;
 // - `s` shared string, `str` formula text, `inlineStr`: text, empty text is an empty cell;
 // - `b` boolean (`1`/`true`), `e` error: its text, counted in a warning;

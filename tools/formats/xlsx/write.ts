@@ -21,7 +21,7 @@ import { FirstRows, rowsOf } from '../batch.ts';
 import { FormatError } from '../errors.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 import { zipBuilder } from '../zip/write.ts';
-import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type Cell, type FormatContext, type RowBatch, type TableData, type TableHead, type TablePreview, type Written } from '../model.ts';
+import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type FormatContext, type RowBatch, type TableData, type TableHead, type TablePreview, type Written } from '../model.ts';
 import { dateToSerial, hasTime, isTimeOnly } from '../dates.ts';
 import { titleRow } from '../table/titles.ts';
 
@@ -88,10 +88,9 @@ function xmlText(s: string): string {
 
 function displayLength(c: AnyCell): number {
   if (c === null) return 0;
-  if (c instanceof FullCell) return displayLength(c.value);
-  if (c instanceof CellError) return c.text.length;
   if (c instanceof Date) return isTimeOnly(c) ? 8 : hasTime(c) ? 19 : 10;
-  const s = String(c);
+  if (c instanceof FullCell) return displayLength(c.value);
+  const s = c instanceof CellError ? c.text : String(c);
   return s.length > 80 ? 80 : s.length;
 }
 
@@ -111,7 +110,11 @@ function cellXml(c: AnyCell, ref: string, title: boolean): string {
   const bold = title ? ` s="${STYLE_TITLE}"` : '';
   if (typeof c === 'number') return Number.isFinite(c) ? `<c r="${ref}"${bold}><v>${c}</v></c>` : cellXml(String(c), ref, title);
   if (typeof c === 'boolean') return `<c r="${ref}"${bold} t="b"><v>${c ? 1 : 0}</v></c>`;
-  if (!(c instanceof Date)) return c instanceof CellError ? `<c r="${ref}"${bold} t="e"><v>${xmlText(c.text)}</v></c>` : fullCellXml(c, ref, title);
+  if (c instanceof Date) return dateXml(c, ref, title);
+  return c instanceof CellError ? `<c r="${ref}"${bold} t="e"><v>${xmlText(c.text)}</v></c>` : fullCellXml(c, ref, title);
+}
+
+function dateXml(c: Date, ref: string, title: boolean): string {
   const serial = dateToSerial(c);
   if (serial === null) return Number.isNaN(c.getTime()) ? '' : cellXml(isoDate(c), ref, title);
   // A date title keeps its date format rather than bold: a number format and a font need a style of their own.

@@ -11,7 +11,7 @@
 //   RATIO_FREE_BYTES per entry: past either, `too_complex`, decided while inflating, not after;
 // - an entry that claims at most WHOLE_ENTRY_BYTES is inflated by zlib in one call capped at its claimed size
 //   (never more comes out: a longer stream stops at the cap and is `invalid_file`); a bigger one streams in
-//   pieces (native zlib through zlib-stream.ts, or fflate's `Inflate` where that is unavailable), so that
+//   pieces (native zlib through inflate.ts, or fflate's `Inflate` where that is unavailable), so that
 //   memory stays bounded whatever the sheet's size: a sheet's XML is never held whole;
 // - only stored (0) and deflated (8) entries are read; an encrypted entry is a password-protected file.
 import * as zlib from 'node:zlib';
@@ -37,7 +37,7 @@ export const RATIO_FREE_BYTES = 16 * 1024 * 1024;
  * Entries claiming up to this many bytes (workbook, styles, relationships) are inflated by zlib in one call;
  * bigger ones stream. Whole sheets used to be inflated at once (up to 64 MB): on 100,000 rows the 32 MB of
  * XML then lived as long as the read and until the next GC, a quarter of the run's peak; native zlib streams
- * it as fast (zlib-stream.ts).
+ * it as fast (inflate.ts).
  */
 export const WHOLE_ENTRY_BYTES = 1024 * 1024;
 /**
