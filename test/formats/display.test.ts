@@ -2,7 +2,8 @@
 // format when the reader kept it. Expected texts are what Excel and LibreOffice show for these formats.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CellError, FullCell, displayText, isNumeric } from '../../tools/formats/index.ts';
+import { CellError, FullCell } from '../../tools/formats/model.ts';
+import { displayText, isNumeric } from '../../tools/formats/display.ts';
 
 const es = { lang: 'es', words: { true: 'VERDADERO', false: 'FALSO' } } as const;
 const en = { lang: 'en', words: { true: 'TRUE', false: 'FALSE' } } as const;

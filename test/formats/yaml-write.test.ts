@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import YAML from 'yaml';
-import { yamlString, yamlValue, yamlWriter } from '../../tools/formats/index.ts';
+import { yamlString, yamlValue, yamlWriter } from '../../tools/formats/yaml/write.ts';
 
 const TRICKY = [
   'yes', 'No', 'ON', 'off', 'y', 'n', 'true', 'False', 'null', 'Null', '~', '', ' ', '00123', '0012', '1e3', '0x1F', '0o17', '0b101', '1_000',
