@@ -95,6 +95,14 @@ function csvField(c: Cell): string {
 }
 
 /** RFC 4180 CSV, UTF-8 without BOM, LF line ends, ISO dates, `.` decimals, true/false. */
+/** The rows as one HTML table (the input LibreOffice Writer converts to .docx). */
+function htmlTable(titles: string[], rows: Row[]): Uint8Array {
+  const esc = (v: unknown) => String(v ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const row = (cells: unknown[], tag: string) => `<tr>${cells.map((c) => `<${tag}>${esc(c instanceof Date ? c.toISOString().slice(0, 10) : c)}</${tag}>`).join('')}</tr>`;
+  const body = rows.map((r) => row(r, 'td')).join('\n');
+  return new TextEncoder().encode(`<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><table><thead>${row(titles, 'th')}</thead><tbody>${body}</tbody></table></body></html>`);
+}
+
 export function toCsv(titles: string[], rows: Row[]): Uint8Array {
   const lines = [titles.join(',')];
   for (const row of rows) lines.push(row.map(csvField).join(','));
@@ -178,6 +186,7 @@ export function writeInputs(dir: string, rows: number, o: { huge: boolean; parts
   const table = () => tableOf({ name: 'medio', header: TITLES, rows: data });
   put('medio.xml', writeXml(table(), { root: 'datos', row: 'fila', names: TITLES, pretty: true }).bytes);
   put('medio.html', writeHtml(table(), { page: true, title: 'medio', lang: 'es', classes: '', styled: true }).bytes);
+  put('docx.html', htmlTable(TITLES, data.slice(0, o.pdfRows)));
   const per = Math.ceil(rows / o.parts);
   for (let i = 0; i < o.parts; i++) {
     const part = data.slice(i * per, (i + 1) * per);

@@ -6,7 +6,7 @@
 // xlsx, fills a database instead of writing a script) is shown, labelled, and kept out of the ratio.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Debian's Python, which has Debian's pandas; the `python3` on PATH may be another one without it. */
@@ -69,6 +69,14 @@ export const peers = {
   libreofficeToCsv: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, `csv:${LO_CSV}`) }),
   libreofficeCsvToXlsx: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, 'xlsx', 'CSV:44,34,76,1') }),
   libreofficeToPdf: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, 'pdf') }),
+  // Writer opens no workbook: it converts the same table as an HTML page (docx.html, written beside the inputs).
+  libreofficeHtmlToDocx: (): Peer => ({
+    name: 'LibreOffice Writer',
+    same: true,
+    note: 'the same rows as an HTML table, converted by Writer',
+    needs: { bin: ['soffice'] },
+    command: (io) => soffice({ ...io, inputs: [join(dirname(io.inputs[0]), 'docx.html')] }, 'docx:MS Word 2007 XML', 'HTML (StarWriter)'),
+  }),
   in2csv: (): Peer => ({ name: 'csvkit in2csv', same: true, needs: { bin: ['in2csv'] }, command: (io) => `in2csv ${q(io.inputs[0])} > ${outFile(io, 'csv')}` }),
   in2csvJson: (): Peer => ({
     name: 'csvkit in2csv | csvjson',

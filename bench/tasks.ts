@@ -179,6 +179,15 @@ export function tasks(rows: number, parts: number, pdfRows: number): Task[] {
       pdf: true,
       peers: [peers.libreofficeToPdf()],
     },
+    {
+      name: 'excel-to-docx xlsx',
+      tool: 'excel-to-docx',
+      options: {},
+      inputs: ['pdf.xlsx'],
+      field: 'file',
+      rows: Math.min(rows, pdfRows),
+      peers: [peers.libreofficeHtmlToDocx()],
+    },
   ];
 }
 

@@ -2,13 +2,18 @@
 // llms.txt, README) are all derived from it.
 import csvToExcel from './convert/csv-to-excel.ts';
 import excelToCsv from './convert/excel-to-csv.ts';
+import excelToDocx from './convert/excel-to-docx.ts';
 import excelToHtml from './convert/excel-to-html.ts';
 import excelToJson from './convert/excel-to-json.ts';
+import excelToMarkdown from './convert/excel-to-markdown.ts';
 import excelToPdf from './convert/excel-to-pdf.ts';
 import excelToSql from './convert/excel-to-sql.ts';
+import excelToTxt from './convert/excel-to-txt.ts';
 import excelToXml from './convert/excel-to-xml.ts';
+import excelToYaml from './convert/excel-to-yaml.ts';
 import htmlToExcel from './convert/html-to-excel.ts';
 import jsonToExcel from './convert/json-to-excel.ts';
+import markdownToExcel from './convert/markdown-to-excel.ts';
 import xmlToExcel from './convert/xml-to-excel.ts';
 import flattenSheets from './merge-split/flatten-sheets.ts';
 import mergeSheets from './merge-split/merge-sheets.ts';
@@ -17,4 +22,4 @@ import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, xmlToExcel, htmlToExcel] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, xmlToExcel, htmlToExcel, excelToMarkdown, markdownToExcel, excelToTxt, excelToYaml, excelToDocx] as const;

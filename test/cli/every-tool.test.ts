@@ -21,6 +21,7 @@ const INPUTS: Record<string, (dir: string, name: string) => void> = {
   json: (dir, name) => writeFileSync(join(dir, name), JSON.stringify([{ Cliente: 'Ana', Importe: 12.5 }, { Cliente: 'Íñigo', Importe: 3 }])),
   xml: (dir, name) => writeFileSync(join(dir, name), '<datos><fila><Cliente>Ana</Cliente><Importe>12.5</Importe></fila><fila><Cliente>Íñigo</Cliente><Importe>3</Importe></fila></datos>'),
   html: (dir, name) => copyFileSync(join(FIXTURES, 'html/wikipedia.html'), join(dir, name)),
+  md: (dir, name) => writeFileSync(join(dir, name), '| Cliente | Importe |\n| --- | ---: |\n| Ana | 12,5 |\n| Íñigo | 3 |\n'),
 };
 
 /** Values for options a tool requires without a default (they must fit the fixtures above). */

@@ -109,7 +109,9 @@ function goodArguments(tool: AnyTool): Record<string, unknown> {
         ? fileObject('datos.xml', '<datos><fila><id>001</id></fila><fila><id>002</id></fila></datos>')
         : formats.includes('html')
           ? fileObject('tabla.html', '<table><tr><th>id</th></tr><tr><td>001</td></tr></table>')
-          : fixture('dos-hojas.xlsx');
+          : formats.includes('md')
+            ? fileObject('datos.md', '| id | importe |\n| --- | --- |\n| 001 | 10.5 |\n')
+            : fixture('dos-hojas.xlsx');
   const files = tool.input.kind === 'files' ? { files: [input, fileObject('mas.csv', CSV)] } : { file: input };
   return { ...files, ...(tool.id === 'split-by-column' ? { column: 'nombre' } : {}) };
 }

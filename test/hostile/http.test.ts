@@ -227,6 +227,7 @@ function sampleFiles(tool: ReturnType<typeof listTools>[number]): InputFile[] {
     json: () => inputFile('datos.json', '[{"id":1,"nombre":"Ana"}]'),
     xml: () => inputFile('datos.xml', '<datos><fila><id>1</id><nombre>Ana</nombre></fila><fila><id>2</id><nombre>Bo</nombre></fila></datos>'),
     html: () => inputFile('datos.html', '<table><tr><th>id</th><th>nombre</th></tr><tr><td>1</td><td>Ana</td></tr></table>'),
+    md: () => inputFile('datos.md', '| id | nombre |\n| --- | --- |\n| 1 | Ana |\n'),
   };
   const format = tool.input.formats.find((f) => makers[f]);
   if (!format) return [];

@@ -1,13 +1,13 @@
 // Prints the first sheet (or the CSV) as a PDF table: the title (or the sheet name) in every page header,
 // "page n of m" in every footer, the title row repeated on every page. `auto` orientation switches to
-// landscape from 7 columns. Cells show as a spreadsheet shows them (tools/formats/pdf/cell-text.ts); CSV fields
+// landscape from 7 columns. Cells show as a spreadsheet shows them (tools/formats/display.ts); CSV fields
 // as written. A table wider than the page is printed in bands of columns; a table whose layout would exceed
 // PDF_MAX_ROWS rows (counted once per band) is refused with `too_complex` before layout starts.
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
-import { hasHeader, optionalText } from '../core/schema.ts';
+import { fontSize, hasHeader, optionalText, orientation, pageSize } from '../core/schema.ts';
 import { openWorkbook, planColumns, renderPdf, titleRow, writtenOf, type PdfTable } from '../formats/index.ts';
 
 const PAPER_NAMES = { a4: 'A4', letter: 'Letter', a3: 'A3' } as const;
@@ -18,9 +18,9 @@ export default defineTool({
   input: { kind: 'file', formats: ['xlsx', 'xls', 'csv'] },
   options: v.strictObject({
     'has-header': hasHeader,
-    orientation: v.optional(v.picklist(['auto', 'portrait', 'landscape']), 'auto'),
-    'page-size': v.optional(v.picklist(['a4', 'letter', 'a3']), 'a4'),
-    'font-size': v.optional(v.pipe(v.number(), v.integer(), v.minValue(6), v.maxValue(14)), 9),
+    orientation,
+    'page-size': pageSize,
+    'font-size': fontSize,
     title: optionalText,
   }),
   async run({ file }, opts, ctx) {

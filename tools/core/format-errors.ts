@@ -24,6 +24,7 @@ const FORMAT_ERRORS: Record<FormatReason, { code: ErrorCode; details?: string; o
   'zip-ratio': { code: 'too_complex', details: 'zip-ratio' },
   'zip-size': { code: 'too_complex', details: 'zip-size' },
   'too-complex': { code: 'too_complex' },
+  'no-table': { code: 'invalid_file', details: 'no-table' },
   'format-limit': { code: 'format_limit_exceeded' },
 };
 

@@ -20,6 +20,10 @@ export const CONTENT_TYPES: Record<string, string> = {
   xml: 'application/xml; charset=utf-8',
   html: 'text/html; charset=utf-8',
   pdf: 'application/pdf',
+  md: 'text/markdown; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  yaml: 'application/yaml; charset=utf-8',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   zip: 'application/zip',
 };
 
@@ -174,6 +178,8 @@ export function previewOfFiles(files: readonly OutputFile[]): Preview | null {
 export function textPreviewOf(file: OutputFile): string | null {
   if (!isText(file.contentType)) return null;
   const head = file.bytes.subarray(0, TEXT_PREVIEW_CHARS * 4 + 3);
-  const text = new TextDecoder('utf-8', { ignoreBOM: false }).decode(head);
+  // A text result in windows-1252 (excel-to-txt's `encoding`) is read as what it is.
+  const charset = /charset=windows-1252/i.test(file.contentType) ? 'windows-1252' : 'utf-8';
+  const text = new TextDecoder(charset, { ignoreBOM: false }).decode(head);
   return [...text].slice(0, TEXT_PREVIEW_CHARS).join('');
 }

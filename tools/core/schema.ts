@@ -11,6 +11,10 @@ export const outputFormat = v.optional(v.picklist(['xlsx', 'csv']), 'xlsx');
 /** Free text such as a column title; empty means "use the default". */
 export const optionalText = v.optional(v.pipe(v.string(), v.maxLength(255)), '');
 export const language = v.optional(v.picklist(LANGS));
+/** Page options of the document tools (excel-to-pdf, excel-to-docx): `auto` is landscape from 7 columns. */
+export const orientation = v.optional(v.picklist(['auto', 'portrait', 'landscape']), 'auto');
+export const pageSize = v.optional(v.picklist(['a4', 'letter', 'a3']), 'a4');
+export const fontSize = v.optional(v.pipe(v.number(), v.integer(), v.minValue(6), v.maxValue(14)), 9);
 
 const fileObject = v.strictObject({
   name: v.pipe(v.string(), v.minLength(1), v.maxLength(255)),

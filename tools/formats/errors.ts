@@ -41,6 +41,10 @@ export type FormatReason =
   | 'zip-size'
   /** Past a bound with no message of its own (too_complex). */
   | 'too-complex'
+  /** A Markdown file with no GFM table (invalid_file). */
+  | 'no-table'
+  /** Nesting deeper than a parser may follow (invalid_file). */
+  | 'too-deep'
   /** A result that does not fit its format (rows, columns, characters). */
   | 'format-limit';
 

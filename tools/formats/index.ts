@@ -28,3 +28,9 @@ export { namedTitles, uniqueNames } from './table/names.ts';
 export { listText } from './report.ts';
 export { DELIMITERS } from './csv/read.ts';
 export { planColumns, renderPdf, type PdfTable } from './pdf/layout.ts';
+// Documents for people (tools.md §2.6 display form) and the text formats written from rows.
+export { numericColumns, countsAsNumeric, shownTitles, shownRows } from './display.ts';
+export { writeMarkdown, type MarkdownSection } from './markdown/write.ts';
+export { yamlWriter, type YamlLayout } from './yaml/write.ts';
+export { writeFixedWidth, Unencodable } from './txt/write.ts';
+export { writeDocx, DOCX_MAX_COLUMNS } from './docx/write.ts';

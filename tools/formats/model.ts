@@ -137,7 +137,7 @@ export interface Sheet<C = Cell> {
 }
 
 /** What a file's content was read as. */
-export type ContentFormat = 'xlsx' | 'xls' | 'ods' | 'csv' | 'json' | 'html' | 'xml' | 'spreadsheetml' | 'biff';
+export type ContentFormat = 'xlsx' | 'xls' | 'ods' | 'csv' | 'json' | 'html' | 'xml' | 'spreadsheetml' | 'biff' | 'markdown';
 
 export interface Workbook<C = Cell> {
   readonly format: ContentFormat;

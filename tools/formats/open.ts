@@ -10,6 +10,7 @@
 //   .json             JSON
 //   .xml              XML (one table: xml/read.ts), SpreadsheetML 2003 → its sheets; a package or binary → refused
 //   .html .htm        HTML (one sheet per table); a package or binary → refused
+//   .md .markdown     the GFM tables of a Markdown document
 //
 // Any other pairing is `unreadable`. When the content is not what the extension says, an info message says
 // what it was read as. Fast readers hand what they do not fully understand to SheetJS (fallback.ts).
@@ -21,6 +22,7 @@ import { SheetJsReader } from './fallback.ts';
 import { HtmlReader } from './html/read.ts';
 import { JsonReader } from './json/read.ts';
 import { XmlReader, type XmlReadOptions } from './xml/read.ts';
+import { MarkdownReader } from './markdown/read.ts';
 import type { Cell, ContentFormat, FormatContext, SourceFile, Workbook } from './model.ts';
 import { sniff, type Content } from './sniff.ts';
 import { XlsReader } from './xls/read.ts';
@@ -37,6 +39,8 @@ export interface OpenOptions {
   sheets?: 'first' | 'all';
   /** XML: the row element and whether attributes are columns. */
   xml?: XmlReadOptions;
+  /** Markdown: cells as written, only escaped pipes and `<br>` undone (markdown-to-excel's keep-markdown). */
+  keepMarkdown?: boolean;
   /** Tests: read with SheetJS, the reader of last resort, to compare the fast readers with it. */
   reader?: 'sheetjs';
 }
@@ -59,6 +63,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   // A text format's reader takes any text, and refuses whatever is not (a ZIP named .csv is binary).
   if (ext === 'csv' && o.reader === undefined) return open(() => new CsvReader(file, o.delimiter));
   if (ext === 'json' && o.reader === undefined) return open(() => new JsonReader(file));
+  if (ext === 'md' || ext === 'markdown') return open(() => new MarkdownReader(file, ctx, { keep: o.keepMarkdown ?? false }));
   const content = sniff(file.bytes);
   if ((ext === 'xml' || ext === 'html' || ext === 'htm') && o.reader === undefined) {
     // Markup readers take text in any encoding; a package or binary file under such a name is refused.

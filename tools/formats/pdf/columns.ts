@@ -3,7 +3,7 @@
 // the page goes to the columns whose content is wider, in proportion to how much wider. Columns whose
 // comfortable widths do not fit across one page are packed into bands, printed one after the other.
 import type { Cell, Row } from '../model.ts';
-import { displayText, type DisplayWords, type Lang } from './cell-text.ts';
+import { displayText, type DisplayWords, type Lang } from '../display.ts';
 
 const SAMPLE_ROWS = 2000;
 
@@ -33,9 +33,9 @@ export function measureColumns(
   const least = 1.5 * o.fontSize;
   return Array.from({ length: table.width }, (_, c) => {
     const widths: number[] = [];
-    for (let r = 0; r < table.rows.length; r += step) widths.push(lineWidth(displayText(table.rows[r][c] ?? null, o.lang, o.words), false));
+    for (let r = 0; r < table.rows.length; r += step) widths.push(lineWidth(displayText(table.rows[r][c] ?? null, o), false));
     widths.sort((a, b) => a - b);
-    const titleText = table.header ? displayText(table.header[c] ?? null, o.lang, o.words) : '';
+    const titleText = table.header ? displayText(table.header[c] ?? null, o) : '';
     const title = lineWidth(titleText, true);
     const titleWord = titleText.split(/\s+/).reduce((widest, w) => Math.max(widest, width(w, true)), 0);
     const p90 = widths.length ? widths[Math.floor(0.9 * (widths.length - 1))] : 0;

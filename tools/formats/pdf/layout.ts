@@ -10,7 +10,7 @@
 // at pdfkit's level (draw.ts), because pdfmake's own table layout takes about 0.6 ms per row.
 import { FormatError } from '../errors.ts';
 import type { Cell, Row } from '../model.ts';
-import { displayText, type DisplayWords, type Lang } from './cell-text.ts';
+import { displayText, type DisplayWords, type Lang } from '../display.ts';
 import { fitWidths, measureColumns, packBands, type Measure } from './columns.ts';
 import { TableDrawer, type DrawRow } from './draw.ts';
 import { FONT_FAMILY, pdfSetup, type FontMetrics, type PdfKitDocument } from './fonts.ts';
@@ -90,7 +90,7 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
 
   /** A cell's text as drawn; `onMissing` hears of each character the font lacks. */
   const cellText = (cells: Cell[] | null, column: number, onMissing: (() => void) | null) =>
-    cleanText(displayText(cells?.[column] ?? null, o.lang, o.words), normal, onMissing);
+    cleanText(displayText(cells?.[column] ?? null, o), normal, onMissing);
 
   // First pass: every row's height in lines, and the characters the font lacks, counted once per cell (in the
   // order the cells are printed).
