@@ -51,6 +51,7 @@ export function leanInputSchema(tool: AnyTool, lang: Lang): JsonSchema {
   const properties: Record<string, Schema> = {};
   for (const [name, prop] of Object.entries(full.properties ?? {})) {
     if (name === 'file') properties[name] = FILE_OBJECT;
+    else if (tool.input.more?.some((m) => m.field === name)) properties[name] = { ...FILE_OBJECT, description: t(lang, shortTextKey(tool, name)!) };
     else if (name === 'files') properties[name] = { type: 'array', items: FILE_OBJECT, minItems: prop.minItems, maxItems: prop.maxItems };
     else {
       const { description: _full, ...rest } = withoutLongPatterns(prop);

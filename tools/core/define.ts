@@ -42,6 +42,8 @@ export interface ToolInput {
   /** The single file of a `file` tool (the first of `files` otherwise). */
   file: InputFile;
   files: InputFile[];
+  /** The further files the tool declares (`input.more`), by field: `more['lookup-file']`. */
+  more: Record<string, InputFile>;
 }
 
 export type OptionsSchema = v.StrictObjectSchema<v.ObjectEntries, undefined>;

@@ -53,10 +53,12 @@ export async function execute(tool: AnyTool, files: InputFile[], opts: Record<st
   const messages: Message[] = [];
   const ctx = createContext(o.lang, o.signal ?? NEVER_ABORTED, messages, o.limits);
   let out: Awaited<ReturnType<AnyTool['run']>>;
+  const main = files.filter((f) => f.field === undefined);
+  const more = files.filter((f) => f.field !== undefined);
   try {
-    out = await tool.run({ file: files[0], files }, opts as never, ctx);
+    out = await tool.run({ file: main[0], files: main, more: Object.fromEntries(more.map((f) => [f.field, f])) }, opts as never, ctx);
   } catch (err) {
-    throw mapFormatError(err, tool.input.kind);
+    throw mapFormatError(err, tool.input.kind, more);
   }
   if (out.files.length === 0) throw new ToolError('internal_error', { cause: new Error(`${tool.id} returned no file`) });
   const names = uniqueNames(out.files.map((f) => f.name));

@@ -5,6 +5,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import { LANGS, t, type Lang } from '../../locales/index.ts';
 import type { AnyTool } from './define.ts';
 import { ToolError } from './errors.ts';
+import { fileFields } from './files.ts';
 
 export const hasHeader = v.optional(v.boolean(), true);
 export const outputFormat = v.optional(v.picklist(['xlsx', 'csv']), 'xlsx');
@@ -28,7 +29,8 @@ export function requestSchema(tool: AnyTool) {
     tool.input.kind === 'file'
       ? fileObject
       : v.pipe(v.array(fileObject), v.minLength(tool.input.min), v.maxLength(tool.input.max));
-  return v.strictObject({ [tool.input.kind]: files, ...tool.options.entries, language });
+  const more = Object.fromEntries((tool.input.more ?? []).map((m) => [m.field, fileObject]));
+  return v.strictObject({ [tool.input.kind]: files, ...more, ...tool.options.entries, language });
 }
 
 export type JsonSchema = { [k: string]: unknown; properties?: Record<string, { [k: string]: unknown }>; required?: string[] };
@@ -47,7 +49,8 @@ export function jsonSchemaOf(tool: AnyTool, lang: Lang): JsonSchema {
     const localized = tool.localizedDefaults?.[name];
     if (localized) prop.default = t(lang, localized);
   }
-  schema.required = [tool.input.kind, ...(schema.required ?? []).filter((x) => x !== tool.input.kind)];
+  const fields = fileFields(tool.input);
+  schema.required = [...fields, ...(schema.required ?? []).filter((x) => !fields.includes(x))];
   schemaCache.set(cacheKey, schema);
   return structuredClone(schema);
 }
