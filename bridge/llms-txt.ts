@@ -4,7 +4,6 @@ import type { Request, Response } from 'express';
 import { t, type Lang } from '../locales/index.ts';
 import type { Config } from '../tools/core/config.ts';
 import type { AnyTool } from '../tools/core/define.ts';
-import { fileFields } from '../tools/core/files.ts';
 import { ERROR_CODES, ERROR_STATUS } from '../tools/core/errors.ts';
 import { listTools } from '../tools/core/registry.ts';
 import { jsonSchemaOf, type JsonSchema } from '../tools/core/schema.ts';
@@ -50,11 +49,10 @@ function toolSection(tool: AnyTool, lang: Lang): string {
     spec.kind === 'file'
       ? t(lang, 'llms.tool.inputFile', { formats })
       : t(lang, 'llms.tool.inputFiles', { formats, min: spec.min, max: spec.max });
-  // Further files (merge-by-key's `lookup-file`) are inputs too: named on the input line, not as options.
+  // Further files (merge-by-key's `lookup-file`) are inputs too: named on the input line, and listed with the options.
   const more = (spec.more ?? []).map((m) => `; ${t(lang, 'llms.tool.inputMore', { field: m.field, formats: m.formats.map((f) => `.${f}`).join(', ') })}`).join('');
-  const fields = fileFields(spec);
   const options = Object.entries(schema.properties ?? {})
-    .filter(([name]) => !fields.includes(name))
+    .filter(([name]) => name !== spec.kind)
     .map(([name, prop]) => `  - \`${name}\` (${describeProperty(prop, required.has(name), lang)}): ${String(prop.description ?? '')}`);
   return [
     `### \`${tool.id}\`: ${t(lang, `tools.${tool.id}.title`)}`,

@@ -26,6 +26,7 @@ export { stack, type StackOptions, type StackSource } from './table/stack.ts';
 export { titleRow, titleCell } from './table/titles.ts';
 export { namedTitles, uniqueNames } from './table/names.ts';
 export { listText } from './report.ts';
+export { writeEdited, type EditedTable } from './table/edit.ts';
 export { DELIMITERS } from './csv/read.ts';
 export { JSON_MAX_DEPTH } from './json/read.ts';
 export { planColumns, renderPdf, type PdfTable } from './pdf/layout.ts';
