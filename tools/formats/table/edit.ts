@@ -4,6 +4,7 @@
 // merged ranges, visibility) is not carried to the copied sheets (README "Readers and what they fill").
 import { FirstRows, rowsOf } from '../batch.ts';
 import { csvWriter } from '../csv/write.ts';
+import { detectType } from '../csv/detect-type.ts';
 import { listText } from '../report.ts';
 import { XlsxWriter } from '../xlsx/write.ts';
 import type { AnyCell, Cell, FormatContext, RowBatch, Sheet, TableData, TableHead, Workbook, Written } from '../model.ts';
@@ -55,4 +56,15 @@ export function writeEdited(book: Workbook<Cell>, used: Sheet<Cell>, format: 'xl
   }
   const h = head!;
   return { written, preview: { name: used.name, header: h.header, rows: first.preview(used.name, h.header, h.width, 0).rows } };
+}
+
+/**
+ * Editing tools that join or split a CSV's fields read it as text, so that a field shows as written (tools.md
+ * §2.6); for a workbook result its other fields are then typed as csv-to-excel types them (§2.3). The typing
+ * of a cell for `format`, or null when there is nothing to type (a workbook's cells are typed already).
+ */
+export function typingFor(head: Pick<TableHead, 'delimiter'>, format: 'xlsx' | 'csv'): ((c: Cell) => Cell) | null {
+  if (format !== 'xlsx' || head.delimiter === undefined) return null;
+  const o = { decimalComma: head.delimiter !== ',' };
+  return (c) => (typeof c === 'string' ? detectType(c, o) : c);
 }
