@@ -12,10 +12,11 @@ import flattenSheets from './merge-split/flatten-sheets.ts';
 import mergeByKey from './merge-split/merge-by-key.ts';
 import mergeColumns from './merge-split/merge-columns.ts';
 import splitColumn from './merge-split/split-column.ts';
+import splitToSheets from './merge-split/split-to-sheets.ts';
 import mergeSheets from './merge-split/merge-sheets.ts';
 import mergeStack from './merge-split/merge-stack.ts';
 import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, mergeByKey, mergeColumns, splitColumn] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, mergeByKey, mergeColumns, splitColumn, splitToSheets] as const;
