@@ -36,10 +36,14 @@ export function shortTextKey(tool: AnyTool, option: string): string | undefined 
  */
 const FILE_OBJECT: Schema = { type: 'object', properties: { name: { type: 'string' }, contentBase64: { type: 'string' } }, required: ['name', 'contentBase64'] };
 
+/** A closed set of strings says its type already: `"type":"string"` beside it adds nothing a client can use. */
+const typedByEnum = (schema: Schema) => Array.isArray(schema.enum) && schema.type === 'string' && schema.enum.every((x) => typeof x === 'string');
+
 function withoutLongPatterns(schema: Schema): Schema {
   const out: Schema = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k === 'pattern' && typeof v === 'string' && v.length > MAX_PATTERN_CHARS) continue;
+    if (k === 'type' && typedByEnum(schema)) continue;
     out[k] = k === 'anyOf' && Array.isArray(v) ? v.map((alt: Schema) => withoutLongPatterns(alt)) : v;
   }
   return out;

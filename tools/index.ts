@@ -1,5 +1,6 @@
 // The registry: every tool that runs, in one explicit, sorted list. Views (MCP, catalogue, OpenAPI,
 // llms.txt, README) are all derived from it.
+import convertCsv from './convert/convert-csv.ts';
 import csvToExcel from './convert/csv-to-excel.ts';
 import excelToCsv from './convert/excel-to-csv.ts';
 import excelToHtml from './convert/excel-to-html.ts';
@@ -19,4 +20,4 @@ import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, mergeByKey, mergeColumns, splitColumn, splitToSheets] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, mergeByKey, mergeColumns, splitColumn, splitToSheets, convertCsv] as const;

@@ -23,6 +23,8 @@ function meaning(prop: Schema): Schema {
   const out: Schema = {};
   for (const [k, v] of Object.entries(prop)) {
     if (k === 'description' || (k === 'pattern' && typeof v === 'string' && v.length > MAX_PATTERN_CHARS)) continue;
+    // A closed set of strings: the view leaves out `"type":"string"`, which the values say (mcp/tool-list.ts).
+    if (k === 'type' && v === 'string' && Array.isArray(prop.enum) && prop.enum.every((x) => typeof x === 'string')) continue;
     out[k] = k === 'anyOf' ? (v as Schema[]).map(meaning) : v;
   }
   return out;

@@ -30,10 +30,11 @@ export function createContext(lang: Lang, signal: AbortSignal, messages: Message
     limits,
     t: (key, params) => t(lang, key, params),
     name: (key, params) => t(lang, `names.${key}`, params),
-    file: (name, content) => {
+    file: (name, content, o = {}) => {
       const safe = safeName(name, t(lang, 'names.file'));
-      if (content instanceof Uint8Array) return { name: safe, contentType: contentTypeOf(safe), bytes: content };
-      return { name: safe, contentType: contentTypeOf(safe), bytes: content.bytes, preview: content.preview };
+      const type = o.charset ? contentTypeOf(safe).replace(/charset=[\w-]+/, `charset=${o.charset}`) : contentTypeOf(safe);
+      if (content instanceof Uint8Array) return { name: safe, contentType: type, bytes: content };
+      return { name: safe, contentType: type, bytes: content.bytes, preview: content.preview };
     },
     // Sheet names, titles and file names reach messages as the file has them: made printable here, once.
     message: (level, key, params) => {

@@ -28,6 +28,7 @@ export { namedTitles, uniqueNames } from './table/names.ts';
 export { listText } from './report.ts';
 export { displayText, type DisplayWords } from './pdf/cell-text.ts';
 export { typingFor, writeEdited, type EditedTable } from './table/edit.ts';
-export { DELIMITERS } from './csv/read.ts';
+export { DELIMITERS, decodeWindows1252 } from './csv/read.ts';
+export { encodeText, rawCsvText, readRawCsv, unencodable1252, type RawCsv, type RawEncoding } from './csv/raw.ts';
 export { JSON_MAX_DEPTH } from './json/read.ts';
 export { planColumns, renderPdf, type PdfTable } from './pdf/layout.ts';
