@@ -8,7 +8,7 @@
 // small-file HTTP load against the service and a bare Express app. A table on the terminal, and
 // bench/out/results.json with the machine and every peer's version.
 //
-// Environment: BENCH_ROWS (100000), BENCH_RUNS (3), BENCH_ONLY (substring of task names; `load` for the
+// Environment: BENCH_ROWS (100000), BENCH_RUNS (3), BENCH_ONLY (substrings of task names, comma-separated; `load` for the
 // small-file load alone), BENCH_HUGE=1 (the 1,000,000-row tasks), BENCH_LOAD_S (10; 0 skips the load),
 // BENCH_LOAD_CONNECTIONS (20), BENCH_PEER_TIMEOUT_S (300). To keep the default run near 15 minutes on 2
 // cores, a peer out of the race after the first round (not the same job, or over 1.5 × the fastest same-job
@@ -80,7 +80,7 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
   const spec: ServiceSpec = { tool: task.tool, options: task.options, limits };
   const paths = task.inputs.map(inputs.path);
   const files = readInputs(paths);
-  const inFiles = files.map((f, i) => ({ name: task.inputs[i], bytes: f.bytes }));
+  const inFiles = files.map((f, i) => ({ name: task.inputs[i], bytes: f.bytes, ...(task.fields?.[i] ? { field: task.fields[i] } : {}) }));
   const inBytes = files.reduce((n, f) => n + f.bytes.length, 0);
   const dir = join(WORK, slug(task.name));
 
@@ -121,7 +121,7 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
   }
   serviceSteps.push(async () => {
     if (svc.child.error) return;
-    const r = await runServiceChild(spec, paths, PEER_TIMEOUT_MS);
+    const r = await runServiceChild(spec, paths, PEER_TIMEOUT_MS, task.fields);
     if (!r.ok) return void (svc.child.error = r.code);
     svc.child.runsMs.push(r.ms);
     wall.push(r.wallMs);
@@ -135,7 +135,7 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
   });
   serviceSteps.push(async () => {
     if (svc.http.error) return;
-    const r = await runServiceHttp(http, spec, files, task.field);
+    const r = await runServiceHttp(http, spec, files, task.field, task.fields);
     if (!r.ok) return void (svc.http.error = r.code);
     svc.http.runsMs.push(r.ms);
     if (r.serverPeakMb !== null) svc.http.serverPeakMb = Math.max(svc.http.serverPeakMb ?? 0, r.serverPeakMb);
@@ -222,7 +222,7 @@ async function warmLibreOffice(inputs: Inputs) {
 
 // ---- the run ----
 mkdirSync(WORK, { recursive: true });
-const selected = [...tasks(ROWS, PARTS, PDF_ROWS), ...(HUGE ? hugeTasks() : [])].filter((t) => t.name.includes(ONLY));
+const selected = [...tasks(ROWS, PARTS, PDF_ROWS), ...(HUGE ? hugeTasks() : [])].filter((t) => ONLY.split(',').some((part) => t.name.includes(part)));
 log(`Generating inputs (${ROWS} rows${HUGE ? ', and the 1,000,000-row files' : ''})…`);
 const t0 = performance.now();
 const inputs = writeInputs(join(OUT, 'inputs'), ROWS, { huge: HUGE, parts: PARTS, pdfRows: PDF_ROWS });

@@ -69,12 +69,12 @@ export interface ChildRun extends ServiceRun {
 }
 
 /** (b) One run in a fresh `node` process (bench/one-run.ts). */
-export function runServiceChild(spec: ServiceSpec, paths: string[], timeoutMs: number): Promise<ChildRun> {
+export function runServiceChild(spec: ServiceSpec, paths: string[], timeoutMs: number, fields?: (string | undefined)[]): Promise<ChildRun> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     // The same young generation as a job worker's (a third of it is one semi-space), so the peak is the service's.
     const semiSpace = `--max-semi-space-size=${JOB_YOUNG_GENERATION_MB / 3}`;
-    const child = spawn(process.execPath, [semiSpace, '--import', 'tsx', join(ROOT, 'bench', 'one-run.ts'), JSON.stringify({ ...spec, files: paths })], {
+    const child = spawn(process.execPath, [semiSpace, '--import', 'tsx', join(ROOT, 'bench', 'one-run.ts'), JSON.stringify({ ...spec, files: paths, fields })], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -167,9 +167,9 @@ export interface HttpRun {
 }
 
 /** (c) One multipart POST with download=true, timed from the first byte sent to the last byte received. */
-export async function runServiceHttp(service: HttpService, spec: ServiceSpec, files: Array<{ path: string; bytes: Uint8Array }>, field: 'file' | 'files'): Promise<HttpRun> {
+export async function runServiceHttp(service: HttpService, spec: ServiceSpec, files: Array<{ path: string; bytes: Uint8Array }>, field: 'file' | 'files', fields?: (string | undefined)[]): Promise<HttpRun> {
   const form = new FormData();
-  for (const f of files) form.append(field, new Blob([f.bytes]), basename(f.path));
+  files.forEach((f, i) => form.append(fields?.[i] ?? field, new Blob([f.bytes]), basename(f.path)));
   for (const [k, v] of Object.entries(spec.options)) form.append(k, String(v));
   const canReset = resetPeak(service.pid);
   const t0 = performance.now();

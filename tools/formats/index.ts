@@ -24,7 +24,7 @@ export { columnNames, DEFAULT_TABLE, tableName, type ColumnNames } from './sql/n
 // Table helpers shared by tools: stacking, titles, names, message lists.
 export { stack, type StackOptions, type StackSource } from './table/stack.ts';
 export { titleRow, titleCell } from './table/titles.ts';
-export { namedTitles, uniqueNames } from './table/names.ts';
+export { namedTitles, titlesBeside, uniqueNames } from './table/names.ts';
 export { listText } from './report.ts';
 export { displayText, type DisplayWords } from './pdf/cell-text.ts';
 export { typingFor, writeEdited, type EditedTable } from './table/edit.ts';

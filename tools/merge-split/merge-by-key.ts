@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { columnList, optionalColumnRef, columnRef, resolveColumn, resolveColumns } from '../core/columns.ts';
 import { editedFormat, editedName, editFormat, hasHeader } from '../core/schema.ts';
-import { csvText, listText, openWorkbook, writeEdited, type AnyCell, type Cell, type Row, type RowBatch, type Table } from '../formats/index.ts';
+import { csvText, listText, openWorkbook, titlesBeside, writeEdited, type AnyCell, type Cell, type Row, type RowBatch, type Table } from '../formats/index.ts';
 
 const MAX_COLUMNS = 1000;
 
@@ -86,7 +86,7 @@ export default defineTool({
     if (main.header) {
       const mainTitles = Array.from({ length: main.width }, (_, i) => main.header![i] ?? '');
       const broughtTitles = brought.map((i) => lookup.header?.[i] ?? '');
-      const named = broughtNames(mainTitles, broughtTitles);
+      const named = titlesBeside(mainTitles, broughtTitles);
       titles = [...mainTitles, ...named];
       const renamed = named.flatMap((t, i) => (t !== broughtTitles[i] ? [`${broughtTitles[i]} → ${t}`] : []));
       if (renamed.length > 0) ctx.message('info', 'titles_renamed', { names: listText(renamed) });
@@ -156,21 +156,6 @@ export default defineTool({
     return { files: [ctx.file(editedName(file, ctx.name('merged'), format, ctx), written)], preview };
   },
 });
-
-/**
- * Titles of the brought columns: their own, or ` (2)`, ` (3)`… when the title (ignoring case) is the main
- * table's or an earlier brought column's. The main table's titles never change.
- */
-function broughtNames(main: string[], brought: string[]): string[] {
-  const key = (s: string) => s.toLocaleLowerCase('und');
-  const taken = new Set(main.map(key));
-  return brought.map((title) => {
-    let name = title;
-    for (let n = 2; title !== '' && taken.has(key(name)); n++) name = `${title} (${n})`;
-    taken.add(key(name));
-    return name;
-  });
-}
 
 function padded(row: Row, width: number): Row {
   const out = row.slice();

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { columnList, resolveColumns } from '../core/columns.ts';
 import { editedFormat, editedName, editFormat, hasHeader } from '../core/schema.ts';
-import { displayText, listText, openWorkbook, typingFor, writeEdited, type AnyCell, type Cell, type RowBatch } from '../formats/index.ts';
+import { displayText, listText, openWorkbook, titlesBeside, typingFor, writeEdited, type AnyCell, type Cell, type RowBatch } from '../formats/index.ts';
 
 const SEPARATORS = { space: ' ', comma: ',', 'comma-space': ', ', semicolon: ';', dash: ' - ', newline: '\n', none: '' } as const;
 type Keyword = keyof typeof SEPARATORS;
@@ -54,7 +54,7 @@ export default defineTool({
       const joiner = opts.separator === 'newline' || opts.separator === 'none' ? ' ' : separator;
       const proposed = given !== '' ? given : sources.map((c) => table.header![c] ?? '').join(joiner);
       const kept = layout.filter((c): c is number => c !== 'new').map((c) => table.header![c] ?? '');
-      const name = unique(proposed.slice(0, 32_767), kept);
+      const [name] = titlesBeside(kept, [proposed]);
       if (name !== proposed) ctx.message('info', 'titles_renamed', { names: listText([`${proposed} → ${name}`]) });
       header = layout.map((c) => (c === 'new' ? name : (table.header![c] ?? '')));
       const cells = table.titleCells;
@@ -89,12 +89,3 @@ export default defineTool({
     return { files: [ctx.file(editedName(file, ctx.name('merged-columns'), format, ctx), written)], preview };
   },
 });
-
-/** `name`, or `name (2)`, `(3)`… when a kept column has it already (ignoring case). */
-function unique(name: string, taken: string[]): string {
-  const key = (s: string) => s.toLocaleLowerCase('und');
-  const used = new Set(taken.map(key));
-  let out = name;
-  for (let n = 2; used.has(key(out)); n++) out = `${name} (${n})`;
-  return out;
-}

@@ -8,7 +8,7 @@ import { defineTool } from '../core/define.ts';
 import { columnList, columnRef, listItems, resolveColumn } from '../core/columns.ts';
 import { ToolError } from '../core/errors.ts';
 import { editedFormat, editedName, editFormat, hasHeader } from '../core/schema.ts';
-import { displayText, listText, openWorkbook, typingFor, writeEdited, type AnyCell, type Cell, type RowBatch } from '../formats/index.ts';
+import { displayText, listText, openWorkbook, titlesBeside, typingFor, writeEdited, type AnyCell, type Cell, type RowBatch } from '../formats/index.ts';
 
 const NAMED = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' } as const;
 const MAX_PARTS = 100;
@@ -180,7 +180,7 @@ export default defineTool({
       if (table.header) {
         const title = table.header[col]?.trim() ? table.header[col] : ctx.name('column', { n: col + 1 });
         const kept = [...table.header.slice(0, before), ...table.header.slice(after)];
-        const made = uniqueTitles(Array.from({ length: count }, (_, i) => names[i] ?? `${title} ${i + 1}`), kept);
+        const made = titlesBeside(kept, Array.from({ length: count }, (_, i) => names[i] ?? `${title} ${i + 1}`));
         const renamed = made.flatMap((t, i) => (t !== (names[i] ?? `${title} ${i + 1}`) ? [`${names[i] ?? `${title} ${i + 1}`} → ${t}`] : []));
         if (renamed.length > 0) ctx.message('info', 'titles_renamed', { names: listText(renamed) });
         header = [...table.header.slice(0, before), ...made, ...table.header.slice(after)];
@@ -211,16 +211,4 @@ export default defineTool({
 function literalText(d: string): Splitter {
   if (d.length > MAX_LITERAL) throw new ToolError('invalid_option', { option: 'delimiter', messageKey: 'error-details.delimiter-length', params: { option: 'delimiter', max: MAX_LITERAL } });
   return literal(d);
-}
-
-/** Titles made unique against the kept ones and each other (ignoring case): ` (2)`, ` (3)`… */
-function uniqueTitles(made: string[], kept: string[]): string[] {
-  const key = (s: string) => s.toLocaleLowerCase('und');
-  const used = new Set(kept.map(key));
-  return made.map((name) => {
-    let out = name;
-    for (let n = 2; used.has(key(out)); n++) out = `${name} (${n})`;
-    used.add(key(out));
-    return out;
-  });
 }
