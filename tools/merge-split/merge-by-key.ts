@@ -6,6 +6,7 @@
 // other sheets are kept in their places (writeEdited).
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
+import { ToolError } from '../core/errors.ts';
 import { columnList, optionalColumnRef, columnRef, resolveColumn, resolveColumns } from '../core/columns.ts';
 import { editedFormat, editedName, editFormat, hasHeader } from '../core/schema.ts';
 import { csvText, listText, openWorkbook, titlesBeside, writeEdited, type AnyCell, type Cell, type Row, type RowBatch, type Table } from '../formats/index.ts';
@@ -78,7 +79,8 @@ export default defineTool({
       opts.columns === '' || (Array.isArray(opts.columns) && opts.columns.length === 0)
         ? Array.from({ length: lookup.width }, (_, i) => i).filter((i) => i !== lookupKey)
         : resolveColumns(lookup, opts.columns, 'columns', ctx, { min: 1, max: MAX_COLUMNS });
-    if (brought.length > MAX_COLUMNS) brought.length = MAX_COLUMNS;
+    // Every column of a very wide lookup table is more than a call may bring: said, never cut.
+    if (brought.length > MAX_COLUMNS) throw new ToolError('invalid_option', { option: 'columns', messageKey: 'error-details.list-count', params: { option: 'columns', min: 1, max: MAX_COLUMNS, found: brought.length } });
 
     // Titles: the main table's, then the brought ones, ` (2)` where a title is taken (§2.3).
     let titles: string[] | null = null;

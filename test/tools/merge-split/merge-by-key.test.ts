@@ -126,5 +126,7 @@ test('merge-by-key: errors name their option', async () => {
   await rejectsWith(runTool(tool, [orders, lookup()], { key: 'Cliente', columns: 'Nombre,Zona' }), 'invalid_option', { option: 'columns' });
   await rejectsWith(runTool(tool, [orders, lookup()], { key: 'Cliente', columns: 'Nombre,nombre' }), 'invalid_option', { option: 'columns' });
   await rejectsWith(runTool(tool, [orders, lookup()], { key: 'Cliente', 'join-type': 'right' }), 'invalid_option', { option: 'join-type' });
+  const wide = inputFile('w.csv', `Cliente,${Array.from({ length: 1001 }, (_, i) => `c${i}`).join(',')}\n7,${'x,'.repeat(1000)}x\n`);
+  await rejectsWith(runTool(tool, [orders, lookup(wide)], { key: 'Cliente' }), 'invalid_option', { option: 'columns', params: { found: 1001 } });
   await rejectsWith(runTool(tool, [orders, lookup()], { key: 'Cliente', 'not-found-value': 'x'.repeat(1001) }), 'invalid_option', { option: 'not-found-value' });
 });
