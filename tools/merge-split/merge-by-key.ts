@@ -108,6 +108,14 @@ export default defineTool({
     const counts = { matched: 0, unmatched: 0, firstUnmatched: 0, written: 0, appended: 0 };
     const firstRow = header ? 2 : 1;
 
+    // One result row, sized once: the main row's cells, then the brought ones (or `fill` where none matched).
+    const joinedRow = (row: Row, fill: Cell[] | null, hit: Row | null): AnyCell[] => {
+      const out = new Array<AnyCell>(width);
+      for (let c = 0; c < main.width; c++) out[c] = row[c] ?? null;
+      for (let j = 0; j < brought.length; j++) out[main.width + j] = hit ? (hit[brought[j]] ?? null) : fill![j];
+      return out;
+    };
+
     function* joined(): Generator<readonly (readonly AnyCell[])[]> {
       let at = 0;
       for (const batch of main as Iterable<RowBatch>) {
@@ -115,14 +123,14 @@ export default defineTool({
         for (const row of batch.rows()) {
           const key = keyOf(row[keyCol] ?? null, ignoreCase);
           const hits = key === null ? undefined : byKey.get(key);
-          const base = row.length === main.width ? row : padded(row, main.width);
           if (hits === undefined) {
             if (counts.unmatched++ === 0) counts.firstUnmatched = at + firstRow;
-            if (joinType !== 'inner') out.push([...base, ...missing]);
+            if (joinType !== 'inner') out.push(joinedRow(row, missing, null));
           } else {
             counts.matched++;
             usedKeys?.add(key!);
-            for (const hit of all ? hits : hits.slice(0, 1)) out.push([...base, ...brought.map((c) => lookupRows[hit][c] ?? null)]);
+            const n = all ? hits.length : 1;
+            for (let h = 0; h < n; h++) out.push(joinedRow(row, null, lookupRows[hits[h]]));
           }
           at++;
         }
@@ -158,9 +166,3 @@ export default defineTool({
     return { files: [ctx.file(editedName(file, ctx.name('merged'), format, ctx), written)], preview };
   },
 });
-
-function padded(row: Row, width: number): Row {
-  const out = row.slice();
-  while (out.length < width) out.push(null);
-  return out;
-}
