@@ -16,6 +16,8 @@ import { writeHtml, writeXml } from '../tools/formats/index.ts';
 import { writeXlsx } from '../tools/formats/xlsx/write.ts';
 
 export const TITLES = ['id', 'cliente', 'fecha', 'importe', 'pagado', 'email', 'provincia', 'comentario', 'unidades', 'nota'];
+/** The lookup table of merge-by-key (clave.csv, clave.xlsx), keyed on medio's `id`. */
+export const LOOKUP_TITLES = ['id', 'segmento', 'descuento'];
 /** The 20-value category that split-by-column splits on. */
 export const CATEGORY = 'provincia';
 export const PROVINCES = ['Madrid', 'Barcelona', 'Valencia', 'Sevilla', 'Zaragoza', 'Málaga', 'Murcia', 'Palma', 'Las Palmas', 'Bilbao', 'Alicante', 'Córdoba', 'Valladolid', 'Vigo', 'Gijón', 'A Coruña', 'Granada', 'Vitoria', 'Elche', 'Oviedo'];
@@ -193,6 +195,10 @@ export function writeInputs(dir: string, rows: number, o: { huge: boolean; parts
     put(`parte-${i + 1}.csv`, toCsv(TITLES, part));
     put(`parte-${i + 1}.xlsx`, sheetjsWorkbook(TITLES, part, 'xlsx'));
   }
+  // merge-by-key's lookup table: every id of medio once, in another order, with two columns to bring.
+  const lookup = data.map((row, i) => data[(i * 7919) % data.length][0]).map((id) => [id, `S${Number(id) % 13}`, (Number(id) % 50) / 100] as Row);
+  put('clave.csv', toCsv(LOOKUP_TITLES, lookup));
+  put('clave.xlsx', sheetjsWorkbook(LOOKUP_TITLES, lookup, 'xlsx'));
   // About 10 KB of CSV: the small file of the HTTP load.
   put('pequeno.csv', toCsv(TITLES, mediumRows(90, 99)));
   if (o.huge) {

@@ -8,10 +8,10 @@ import { basename } from 'node:path';
 import { procMemory } from './measure.ts';
 import { runService, type ServiceSpec } from './service.ts';
 
-const spec = JSON.parse(process.argv[2]) as ServiceSpec & { files: string[] };
+const spec = JSON.parse(process.argv[2]) as ServiceSpec & { files: string[]; fields?: (string | null)[] };
 // Module loading is done: what the process holds now is the runtime, not the job.
 const baseRssMb = process.memoryUsage().rss / 2 ** 20;
-const files = spec.files.map((p) => ({ name: basename(p), bytes: new Uint8Array(readFileSync(p)) }));
+const files = spec.files.map((p, i) => ({ name: basename(p), bytes: new Uint8Array(readFileSync(p)), ...(spec.fields?.[i] ? { field: spec.fields[i]! } : {}) }));
 const run = await runService(spec, files);
 const maxRssMb = procMemory(process.pid)?.hwmMb ?? process.resourceUsage().maxRSS / 1024;
 process.stdout.write(JSON.stringify({ ...run, result: undefined, baseRssMb, maxRssMb }) + '\n');

@@ -122,6 +122,31 @@ export const peers = {
     needs: { bin: ['mlr'] },
     command: (io) => `mlr --csv --from ${q(io.inputs[0])} split -g ${q(column)} --prefix ${q(join(io.out, 'grupo'))}`,
   }),
+  millerJoin: (key: string): Peer => ({
+    name: 'miller join',
+    same: true,
+    needs: { bin: ['mlr'] },
+    // The lookup table (-f) held in memory, the main one streamed; --ul keeps main rows without a match (a left join).
+    command: (io) => `mlr --icsv --ocsv join --ul -j ${q(key)} -f ${q(io.inputs[1])} ${q(io.inputs[0])} > ${q(join(io.out, 'combinado.csv'))}`,
+  }),
+  millerPut: (expression: string): Peer => ({
+    name: 'miller put',
+    same: true,
+    needs: { bin: ['mlr'] },
+    command: (io) => `mlr --csv put ${q(expression)} ${q(io.inputs[0])} > ${q(join(io.out, 'unido.csv'))}`,
+  }),
+  millerNest: (field: string): Peer => ({
+    name: 'miller nest',
+    same: true,
+    needs: { bin: ['mlr'] },
+    command: (io) => `mlr --csv nest --explode --values --across-fields -f ${q(field)} --nested-fs ' ' ${q(io.inputs[0])} > ${q(join(io.out, 'dividido.csv'))}`,
+  }),
+  iconvMiller: (): Peer => ({
+    name: 'iconv | miller',
+    same: true,
+    needs: { bin: ['iconv', 'mlr'] },
+    command: (io) => `iconv -f UTF-8 -t WINDOWS-1252 ${q(io.inputs[0])} | mlr --icsv --ocsv --ofs ';' cat > ${q(join(io.out, 'convertido.csv'))}`,
+  }),
   millerSplitRows: (n: number): Peer => ({
     name: 'miller split -n',
     same: true,

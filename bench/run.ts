@@ -83,7 +83,7 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
   const spec: ServiceSpec = { tool: task.tool, options: task.options, limits };
   const paths = task.inputs.map(inputs.path);
   const files = readInputs(paths);
-  const inFiles = files.map((f, i) => ({ name: task.inputs[i], bytes: f.bytes }));
+  const inFiles = files.map((f, i) => ({ name: task.inputs[i], bytes: f.bytes, ...(task.fields?.[i] ? { field: task.fields[i] } : {}) }));
   const inBytes = files.reduce((n, f) => n + f.bytes.length, 0);
   const dir = join(WORK, slug(task.name));
 
@@ -124,7 +124,7 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
   }
   serviceSteps.push(async () => {
     if (svc.child.error) return;
-    const r = await runServiceChild(spec, paths, PEER_TIMEOUT_MS);
+    const r = await runServiceChild(spec, paths, PEER_TIMEOUT_MS, task.fields);
     if (!r.ok) return void (svc.child.error = r.code);
     svc.child.runsMs.push(r.ms);
     wall.push(r.wallMs);
@@ -137,7 +137,7 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
     log(`  service fresh proc  ${fmt(r.ms)}  (process ${fmt(r.wallMs)}), peak RSS ${Math.round(r.maxRssMb)} MB (+${Math.round(r.maxRssMb - r.baseRssMb)} MB over the loaded runtime)`);
   });
   for (const door of DOORS) {
-    const body = httpBody(door, spec, files, task.field, dir);
+    const body = httpBody(door, spec, files, task.field, dir, task.fields);
     serviceSteps.push(async () => {
       const h = svc.http[door];
       if (h.error) return;

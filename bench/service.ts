@@ -71,12 +71,12 @@ export interface ChildRun extends ServiceRun {
 }
 
 /** (b) One run in a fresh `node` process (bench/one-run.ts). */
-export function runServiceChild(spec: ServiceSpec, paths: string[], timeoutMs: number): Promise<ChildRun> {
+export function runServiceChild(spec: ServiceSpec, paths: string[], timeoutMs: number, fields?: (string | undefined)[]): Promise<ChildRun> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     // The same young generation as a job worker's (a third of it is one semi-space), so the peak is the service's.
     const semiSpace = `--max-semi-space-size=${JOB_YOUNG_GENERATION_MB / 3}`;
-    const child = spawn(process.execPath, [semiSpace, '--import', 'tsx', join(ROOT, 'bench', 'one-run.ts'), JSON.stringify({ ...spec, files: paths })], {
+    const child = spawn(process.execPath, [semiSpace, '--import', 'tsx', join(ROOT, 'bench', 'one-run.ts'), JSON.stringify({ ...spec, files: paths, fields })], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -192,24 +192,27 @@ export const PHASES = ['receive', 'decode', 'hand-off', 'run', 'hand-back', 'wri
 export type Phases = Record<(typeof PHASES)[number], number>;
 
 /** The body of a run: multipart with the files as parts, or JSON with them in base64 (options as JSON values). */
-export function httpBody(door: 'multipart' | 'json', spec: ServiceSpec, files: Array<{ path: string; bytes: Uint8Array }>, field: 'file' | 'files', dir: string): HttpBody {
-  const made = makeBody(door, spec, files, field);
+export function httpBody(door: 'multipart' | 'json', spec: ServiceSpec, files: Array<{ path: string; bytes: Uint8Array }>, field: 'file' | 'files', dir: string, fields?: (string | undefined)[]): HttpBody {
+  const made = makeBody(door, spec, files, field, fields);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `body.${door}`);
   writeFileSync(path, made.bytes);
   return { ...made, door, path };
 }
 
-function makeBody(door: 'multipart' | 'json', spec: ServiceSpec, files: Array<{ path: string; bytes: Uint8Array }>, field: 'file' | 'files'): { contentType: string; bytes: Buffer } {
+function makeBody(door: 'multipart' | 'json', spec: ServiceSpec, files: Array<{ path: string; bytes: Uint8Array }>, field: 'file' | 'files', fields?: (string | undefined)[]): { contentType: string; bytes: Buffer } {
   if (door === 'json') {
-    const objects = files.map((f) => ({ name: basename(f.path), contentBase64: Buffer.from(f.bytes).toString('base64') }));
-    const body = { ...spec.options, [field]: field === 'file' ? objects[0] : objects };
+    const object = (f: { path: string; bytes: Uint8Array }) => ({ name: basename(f.path), contentBase64: Buffer.from(f.bytes).toString('base64') });
+    // A file with a field of its own (merge-by-key's lookup-file) is that option; the others are `field`.
+    const own = Object.fromEntries(files.flatMap((f, i) => (fields?.[i] ? [[fields[i]!, object(f)]] : [])));
+    const objects = files.filter((_, i) => !fields?.[i]).map(object);
+    const body = { ...spec.options, [field]: field === 'file' ? objects[0] : objects, ...own };
     return { contentType: 'application/json', bytes: Buffer.from(JSON.stringify(body)) };
   }
   const boundary = `----bench${Date.now().toString(16)}`;
   const parts: Buffer[] = [];
-  for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${basename(f.path)}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+  for (const [i, f] of files.entries()) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${fields?.[i] ?? field}"; filename="${basename(f.path)}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
     parts.push(Buffer.from(f.bytes), Buffer.from('\r\n'));
   }
   for (const [k, v] of Object.entries(spec.options)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`));

@@ -13,6 +13,8 @@ export interface Task {
   inputs: string[];
   /** Multipart field of the files. */
   field: 'file' | 'files';
+  /** A further field for the input at the same position (merge-by-key's `lookup-file`); the main field elsewhere. */
+  fields?: (string | undefined)[];
   peers: Peer[];
   /** Rows the task reads, for the label. */
   rows: number;
@@ -30,6 +32,7 @@ export function tasks(rows: number, parts: number, pdfRows: number): Task[] {
   const xlsRows = Math.min(rows, XLS_MAX_DATA_ROWS);
   const groupEnv = { BENCH_GROUP_COLUMN: CATEGORY };
   const chunkEnv = { BENCH_CHUNK_ROWS: String(SPLIT_ROWS) };
+  const keyEnv = { BENCH_KEY_COLUMN: 'id' };
   return [
     {
       name: 'excel-to-csv xlsx',
@@ -141,6 +144,53 @@ export function tasks(rows: number, parts: number, pdfRows: number): Task[] {
       field: 'file',
       rows,
       peers: [peers.millerSplitRows(SPLIT_ROWS), peers.pandas('chunks-csv', 'pandas chunks', { env: chunkEnv })],
+    },
+    {
+      name: 'merge-by-key csv',
+      tool: 'merge-by-key',
+      options: { key: 'id' },
+      inputs: ['medio.csv', 'clave.csv'],
+      field: 'file',
+      fields: [undefined, 'lookup-file'],
+      rows,
+      peers: [peers.millerJoin('id'), peers.pandas('merge-csv', 'pandas merge', { env: keyEnv })],
+    },
+    {
+      name: 'merge-by-key xlsx',
+      tool: 'merge-by-key',
+      options: { key: 'id' },
+      inputs: ['medio.xlsx', 'clave.xlsx'],
+      field: 'file',
+      fields: [undefined, 'lookup-file'],
+      rows,
+      peers: [peers.pandas('merge-xlsx', 'pandas merge+xlsxwriter', { env: keyEnv })],
+    },
+    {
+      name: 'merge-columns csv',
+      tool: 'merge-columns',
+      options: { columns: 'cliente,provincia' },
+      inputs: ['medio.csv'],
+      field: 'file',
+      rows,
+      peers: [peers.millerPut('$cliente_provincia = $cliente . " " . $provincia')],
+    },
+    {
+      name: 'split-column csv',
+      tool: 'split-column',
+      options: { column: 'cliente' },
+      inputs: ['medio.csv'],
+      field: 'file',
+      rows,
+      peers: [peers.millerNest('cliente')],
+    },
+    {
+      name: 'convert-csv csv to windows-1252 ;',
+      tool: 'convert-csv',
+      options: { encoding: 'windows-1252' },
+      inputs: ['medio.csv'],
+      field: 'file',
+      rows,
+      peers: [peers.iconvMiller()],
     },
     {
       name: 'excel-to-sql xlsx',

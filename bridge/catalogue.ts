@@ -12,7 +12,8 @@ export interface CatalogueEntry {
   title: string;
   description: string;
   category: { id: string; label: string };
-  input: { field: 'file' | 'files'; formats: string[]; min?: number; max?: number };
+  /** `more`: further files in fields of their own (merge-by-key's `lookup-file`), each one required file. */
+  input: { field: 'file' | 'files'; formats: string[]; min?: number; max?: number; more?: { field: string; formats: string[] }[] };
   options: JsonSchema;
   endpoints: { rest: string; mcp: string };
 }
@@ -31,6 +32,7 @@ export function catalogueEntry(tool: AnyTool, lang: Lang): CatalogueEntry {
     input.min = spec.min;
     input.max = spec.max;
   }
+  if (spec.more) input.more = spec.more.map((m) => ({ field: m.field, formats: m.formats.map((f) => `.${f}`) }));
   return {
     id: tool.id,
     name: tool.id,

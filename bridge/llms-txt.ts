@@ -49,6 +49,8 @@ function toolSection(tool: AnyTool, lang: Lang): string {
     spec.kind === 'file'
       ? t(lang, 'llms.tool.inputFile', { formats })
       : t(lang, 'llms.tool.inputFiles', { formats, min: spec.min, max: spec.max });
+  // Further files (merge-by-key's `lookup-file`) are inputs too: named on the input line, and listed with the options.
+  const more = (spec.more ?? []).map((m) => `; ${t(lang, 'llms.tool.inputMore', { field: m.field, formats: m.formats.map((f) => `.${f}`).join(', ') })}`).join('');
   const options = Object.entries(schema.properties ?? {})
     .filter(([name]) => name !== spec.kind)
     .map(([name, prop]) => `  - \`${name}\` (${describeProperty(prop, required.has(name), lang)}): ${String(prop.description ?? '')}`);
@@ -58,7 +60,7 @@ function toolSection(tool: AnyTool, lang: Lang): string {
     t(lang, `tools.${tool.id}.description`),
     '',
     `- ${t(lang, 'llms.tool.category')}: ${t(lang, `categories.${tool.category}`)}`,
-    `- ${t(lang, 'llms.tool.input')}: ${input}`,
+    `- ${t(lang, 'llms.tool.input')}: ${input}${more}`,
     `- REST: \`POST ${runPath(tool.id)}\`; MCP: \`${tool.id}\``,
     `- ${t(lang, 'llms.tool.options')}:`,
     ...options,

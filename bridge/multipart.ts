@@ -6,6 +6,7 @@ import type { Request } from 'express';
 import type { AnyTool } from '../tools/core/define.ts';
 import { ToolError } from '../tools/core/errors.ts';
 import type { InputFile } from '../tools/core/files.ts';
+import { listTools } from '../tools/core/registry.ts';
 import { jsonSchemaOf } from '../tools/core/schema.ts';
 import { discardRest } from '../tools/core/http-body.ts';
 import { own } from '../tools/core/transfer.ts';
@@ -34,8 +35,13 @@ export const MAX_FIELD_BYTES = 64 * 1024;
 const MAX_FIELD_NAME_BYTES = 200;
 const MAX_PART_HEADERS = 50;
 
-/** The field names a file part may use: both are accepted for either kind of tool; the kernel counts them. */
-const FILE_FIELDS = new Set(['file', 'files']);
+/** The field names a main file part may use: both are accepted for either kind of tool; the kernel counts them. */
+const MAIN_FILE_FIELDS = new Set(['file', 'files']);
+/**
+ * Every field name a file part may use: the main ones and the further files tools declare (`lookup-file`).
+ * A part in a further field that the tool does not declare is refused by the kernel as `unknown_option`.
+ */
+const FILE_FIELDS = new Set([...MAIN_FILE_FIELDS, ...listTools().flatMap((t) => (t.input.more ?? []).map((m) => m.field))]);
 
 /** Reads a multipart body; rejects with a ToolError (400 or 413) on anything malformed or over a limit. */
 export function readMultipart(req: Request, limits: MultipartLimits): Promise<MultipartBody> {
@@ -132,7 +138,9 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
           fail(new RequestError('invalid_option', 'rest.errors.multipart_file_name', { option: name }));
           return;
         }
-        files.push({ name: filename, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+        const file: InputFile = { name: filename, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+        if (!MAIN_FILE_FIELDS.has(name)) file.field = name;
+        files.push(file);
       });
     });
 

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { LANGS, resolveLang, t, type Lang } from '../locales/index.ts';
 import type { Config } from '../tools/core/config.ts';
 import type { AnyTool } from '../tools/core/define.ts';
+import { fileFields } from '../tools/core/files.ts';
 import { ERROR_CODES, ERROR_STATUS } from '../tools/core/errors.ts';
 import { listTools } from '../tools/core/registry.ts';
 import { jsonSchemaOf, type JsonSchema } from '../tools/core/schema.ts';
@@ -48,6 +49,8 @@ export function multipartSchemaOf(tool: AnyTool, lang: Lang): JsonSchema {
     tool.input.kind === 'file'
       ? { ...binary, description }
       : { type: 'array', items: binary, minItems: tool.input.min, maxItems: tool.input.max, description };
+  // A further file (`lookup-file`) is one binary part of its own name; its text is the option's.
+  for (const { field: more } of tool.input.more ?? []) props[more] = { ...binary, description: props[more]?.description };
   schema.description = t(lang, 'openapi.multipart.description');
   return schema;
 }
@@ -59,7 +62,7 @@ function runOperation(tool: AnyTool, lang: Lang, config: Config): Obj {
     operationId: tool.id,
     tags: [t(lang, `categories.${tool.category}`)],
     summary: t(lang, `tools.${tool.id}.title`),
-    description: `${t(lang, `tools.${tool.id}.description`)}\n\n${t(lang, 'openapi.run.input', { field: tool.input.kind, formats })}`,
+    description: [t(lang, `tools.${tool.id}.description`), '', t(lang, 'openapi.run.input', { field: tool.input.kind, formats }), ...(tool.input.more ?? []).map((m) => t(lang, 'openapi.run.input', { field: m.field, formats: m.formats.map((f) => `.${f}`).join(', ') }))].join('\n'),
     'x-mcp-tool': tool.id,
     parameters: [ref('parameters', 'download'), ref('parameters', 'lang')],
     requestBody: {
@@ -69,7 +72,7 @@ function runOperation(tool: AnyTool, lang: Lang, config: Config): Obj {
         'application/json': { schema: jsonSchemaOf(tool, lang) },
         'multipart/form-data': {
           schema: multipartSchemaOf(tool, lang),
-          encoding: { [tool.input.kind]: { contentType: 'application/octet-stream' } },
+          encoding: Object.fromEntries(fileFields(tool.input).map((field) => [field, { contentType: 'application/octet-stream' }])),
         },
       },
     },

@@ -5,6 +5,8 @@ import type { CatalogueEntry } from '../bridge/catalogue.ts';
 
 export interface ToolArgs {
   files: string[];
+  /** Paths of further files by field (`--lookup-file <path>`). */
+  more: Record<string, string>;
   fields: Record<string, string>;
   output?: string;
   force: boolean;
@@ -26,9 +28,10 @@ const BOOLEAN_WORDS = new Set(['true', 'false']);
 
 export function parseToolArgs(entry: CatalogueEntry, argv: readonly string[]): ToolArgs {
   const props = entry.options.properties ?? {};
-  const known = (name: string) => Object.hasOwn(props, name) && name !== entry.input.field;
+  const isMore = (name: string) => entry.input.more?.some((m) => m.field === name) === true;
+  const known = (name: string) => Object.hasOwn(props, name) && name !== entry.input.field && !isMore(name);
   const isBoolean = (name: string) => props[name]?.type === 'boolean';
-  const out: ToolArgs = { files: [], fields: {}, force: false, json: false, help: false };
+  const out: ToolArgs = { files: [], more: {}, fields: {}, force: false, json: false, help: false };
   const set = (name: string, value: string) => {
     if (Object.hasOwn(out.fields, name)) throw new UsageError('repeated', { option: name });
     out.fields[name] = value;
@@ -58,6 +61,10 @@ export function parseToolArgs(entry: CatalogueEntry, argv: readonly string[]): T
     else if (name === 'force') out.force = true;
     else if (name === 'json') out.json = true;
     else if (name === 'help' || name === '-h') out.help = true;
+    else if (isMore(name)) {
+      if (Object.hasOwn(out.more, name)) throw new UsageError('repeated', { option: name });
+      out.more[name] = next();
+    }
     else if (!known(name) && name.startsWith('no-') && known(name.slice(3))) {
       if (!isBoolean(name.slice(3))) throw new UsageError('not-boolean', { option: name.slice(3) });
       set(name.slice(3), 'false');

@@ -38,7 +38,9 @@ function optionLines(lang: Lang, entry: CatalogueEntry): string[] {
   for (const [name, p] of Object.entries(props)) {
     if (name === entry.input.field) continue;
     const notes = [required.has(name) ? t(lang, 'cli.required') : null, p.default !== undefined && p.default !== '' ? t(lang, 'cli.default', { value: String(p.default) }) : null].filter(Boolean);
-    out.push(`  --${name} <${valueHint(lang, p)}>${notes.length ? `  (${notes.join('; ')})` : ''}`);
+    // A further input file (`--lookup-file`) takes a path, as the files do.
+    const hint = entry.input.more?.some((m) => m.field === name) ? t(lang, 'cli.path-arg').replace(/^<|>$/g, '') : valueHint(lang, p);
+    out.push(`  --${name} <${hint}>${notes.length ? `  (${notes.join('; ')})` : ''}`);
     if (p.description) out.push(wrap(p.description, 6));
   }
   return out;

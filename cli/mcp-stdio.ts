@@ -12,7 +12,7 @@ import { mcpToolList } from '../mcp/tool-list.ts';
 import { toCallResult, toErrorResult } from '../mcp/to-call-result.ts';
 import { MB } from '../tools/core/config.ts';
 import { asToolError, ToolError } from '../tools/core/errors.ts';
-import { decodeBase64, type InputFile } from '../tools/core/files.ts';
+import { decodeBase64, fileFields, type InputFile } from '../tools/core/files.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { getTool } from '../tools/core/registry.ts';
 import { LOCAL_CALLER, localKernel } from './local.ts';
@@ -25,6 +25,9 @@ export function stdioToolList(lang: Lang, root: string) {
   return mcpToolList(lang).tools.map((tool) => {
     const props = { ...(tool.inputSchema.properties as Record<string, Schema>) };
     if (props.file) props.file = { description: props.file.description, anyOf: [path, withoutDescription(props.file)] };
+    for (const { field } of getTool(tool.name).input.more ?? []) {
+      if (props[field]) props[field] = { description: props[field].description, anyOf: [path, withoutDescription(props[field])] };
+    }
     if (props.files) {
       const files = props.files as Schema;
       props.files = { ...files, items: { anyOf: [path, files.items as Schema] } };
@@ -61,20 +64,28 @@ function readConfined(given: string, field: string, root: string, budget: { left
  * in their order; undefined when none is a path, and the kernel takes the arguments as they are.
  */
 function filesByPath(toolId: string, args: Record<string, unknown>, root: string, maxMb: number): InputFile[] | undefined {
-  const field = getTool(toolId).input.kind;
-  const value = args[field];
-  const list = field === 'files' && Array.isArray(value) ? value : [value];
-  if (!list.some((f) => typeof f === 'string')) return undefined;
+  const spec = getTool(toolId).input;
+  const value = args[spec.kind];
+  const list = spec.kind === 'files' && Array.isArray(value) ? value : [value];
+  // Further files (`lookup-file`) given in the call, each its own field.
+  const more = (spec.more ?? []).filter((m) => args[m.field] !== undefined && args[m.field] !== null).map((m) => ({ field: m.field, value: args[m.field] }));
+  if (!list.some((f) => typeof f === 'string') && !more.some((m) => typeof m.value === 'string')) return undefined;
   const budget = { left: maxMb * MB, maxMb };
-  return list.map((f) => {
-    if (typeof f === 'string') return readConfined(f, field, root, budget);
-    const ok = f && typeof f === 'object' && typeof f.name === 'string' && typeof f.contentBase64 === 'string';
-    if (!ok) throw new ToolError('invalid_option', { option: field, params: { option: field, expected: 'path or { name, contentBase64 }', received: typeof f } });
-    const bytes = decodeBase64(f.contentBase64, field);
-    budget.left -= bytes.byteLength;
-    if (budget.left < 0) throw new ToolError('input_too_large', { option: field, params: { max: maxMb } });
-    return { name: String(f.name), bytes };
-  });
+  const main = value === undefined || value === null ? [] : list.map((f) => fileOf(f, spec.kind, root, budget));
+  return [...main, ...more.map((m) => ({ ...fileOf(m.value, m.field, root, budget), field: m.field }))];
+}
+
+/** One file of a call: a path read here, or a base64 object decoded. */
+function fileOf(f: unknown, field: string, root: string, budget: { left: number; maxMb: number }): InputFile {
+  if (typeof f === 'string') return readConfined(f, field, root, budget);
+  const o = f as { name?: unknown; contentBase64?: unknown } | null;
+  if (!o || typeof o !== 'object' || typeof o.name !== 'string' || typeof o.contentBase64 !== 'string') {
+    throw new ToolError('invalid_option', { option: field, params: { option: field, expected: 'path or { name, contentBase64 }', received: typeof f } });
+  }
+  const bytes = decodeBase64(o.contentBase64, field);
+  budget.left -= bytes.byteLength;
+  if (budget.left < 0) throw new ToolError('input_too_large', { option: field, params: { max: budget.maxMb } });
+  return { name: o.name, bytes };
 }
 
 export async function serveStdio(lang: Lang): Promise<void> {
@@ -90,8 +101,8 @@ export async function serveStdio(lang: Lang): Promise<void> {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
       const files = filesByPath(request.params.name, args, root, kernel.config.MAX_INPUT_MB);
-      const field = files ? getTool(request.params.name).input.kind : undefined;
-      const rest = field ? Object.fromEntries(Object.entries(args).filter(([k]) => k !== field)) : args;
+      const fields = files ? fileFields(getTool(request.params.name).input) : [];
+      const rest = files ? Object.fromEntries(Object.entries(args).filter(([k]) => !fields.includes(k))) : args;
       return toCallResult(await kernel.invoke(request.params.name, { args: rest, files }, caller));
     } catch (err) {
       return toErrorResult(asToolError(err), typeof args.language === 'string' && (args.language === 'es' || args.language === 'en') ? args.language : lang);

@@ -37,7 +37,14 @@ function sizeText(n: number): string {
 }
 
 /** The input files, checked to exist and to fit MAX_INPUT_MB before any is read. */
-function readInputs(paths: string[], maxMb: number): InputFile[] {
+function readInputs(paths: string[], maxMb: number, more: Record<string, string> = {}): InputFile[] {
+  const fields = Object.entries(more);
+  const files = readPaths([...paths, ...fields.map(([, path]) => path)], maxMb);
+  // The further files (`--lookup-file`) come after the main ones, tagged with their field.
+  return files.map((f, i) => (i < paths.length ? f : { ...f, field: fields[i - paths.length][0] }));
+}
+
+function readPaths(paths: string[], maxMb: number): InputFile[] {
   let total = 0;
   for (const path of paths) {
     let size: number;
@@ -119,7 +126,7 @@ function report(lang: Lang, args: ToolArgs, result: InvokeResult, writes: Write[
 /** Runs one tool from its command line; resolves with the exit code. */
 export async function runCommand(tool: AnyTool, argv: readonly string[], lang: Lang): Promise<number> {
   const entry = catalogueEntry(tool, lang);
-  let args: ToolArgs = { files: [], fields: {}, force: false, json: argv.includes('--json'), help: false };
+  let args: ToolArgs = { files: [], more: {}, fields: {}, force: false, json: argv.includes('--json'), help: false };
   let kernel: Kernel | undefined;
   try {
     args = parseToolArgs(entry, argv);
@@ -129,7 +136,7 @@ export async function runCommand(tool: AnyTool, argv: readonly string[], lang: L
     }
     if (args.files.length === 0) throw new UsageError('no-files', { tool: tool.id });
     const config = localConfig();
-    const files = readInputs(args.files, config.MAX_INPUT_MB);
+    const files = readInputs(args.files, config.MAX_INPUT_MB, args.more);
     const options = coerceFields(tool, args.fields);
     lang = resolveLang(options.language, lang);
     kernel = localKernel();

@@ -25,7 +25,7 @@ export const MAX_PATTERN_CHARS = 100;
  * inputs have none: the object names its fields, and the summary says which formats the tool reads.
  */
 export function shortTextKey(tool: AnyTool, option: string): string | undefined {
-  if (option === 'file' || option === 'files') return undefined;
+  if (option === 'file' || option === 'files' || tool.input.more?.some((m) => m.field === option)) return undefined;
   if (option === 'language') return 'common.short.language';
   return `tools.${tool.id}.short.${option}`;
 }
@@ -36,13 +36,35 @@ export function shortTextKey(tool: AnyTool, option: string): string | undefined 
  */
 const FILE_OBJECT: Schema = { type: 'object', properties: { name: { type: 'string' }, contentBase64: { type: 'string' } }, required: ['name', 'contentBase64'] };
 
+/** A closed set of strings says its type already: `"type":"string"` beside it adds nothing a client can use. */
+const typedByEnum = (schema: Schema) => Array.isArray(schema.enum) && schema.type === 'string' && schema.enum.every((x) => typeof x === 'string');
+
 function withoutLongPatterns(schema: Schema): Schema {
   const out: Schema = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k === 'pattern' && typeof v === 'string' && v.length > MAX_PATTERN_CHARS) continue;
+    if (k === 'type' && typedByEnum(schema)) continue;
     out[k] = k === 'anyOf' && Array.isArray(v) ? v.map((alt: Schema) => withoutLongPatterns(alt)) : v;
   }
   return out;
+}
+
+/**
+ * A reference-like union (a column by title or position, a list of them: tools/core/columns.ts) as tools/list
+ * shows it: its alternatives' bounds left out, and alternatives that are then a bare type merged into one
+ * `type` list (`{"type":["string","integer"]}` instead of 90 bytes). Unions with a closed set or a pattern
+ * (excel-to-csv's delimiter) are shown whole. The kernel enforces the bounds and names the option.
+ */
+function leanUnion(prop: Schema): Schema {
+  const alts = prop.anyOf as Schema[];
+  if (!alts.some((a) => a.type === 'integer' || a.type === 'array') || alts.some((a) => 'enum' in a || 'pattern' in a || 'const' in a)) return prop;
+  const bare = alts.map((a): Schema => {
+    const { maxLength: _a, minLength: _b, minimum: _c, maxItems: _d, minItems: _e, ...rest } = a;
+    return rest.type === 'array' && rest.items && (rest.items as Schema).anyOf ? { ...rest, items: leanUnion(rest.items as Schema) } : rest;
+  });
+  const { anyOf: _alts, ...others } = prop;
+  if (bare.every((a) => Object.keys(a).length === 1 && typeof a.type === 'string')) return { type: bare.map((a) => a.type), ...others };
+  return { anyOf: bare, ...others };
 }
 
 /** The request schema of `tool` as MCP shows it: the full one with short texts and without long patterns. */
@@ -51,9 +73,11 @@ export function leanInputSchema(tool: AnyTool, lang: Lang): JsonSchema {
   const properties: Record<string, Schema> = {};
   for (const [name, prop] of Object.entries(full.properties ?? {})) {
     if (name === 'file') properties[name] = FILE_OBJECT;
+    // A further file (`lookup-file`): the tool's summary says what it is.
+    else if (tool.input.more?.some((m) => m.field === name)) properties[name] = FILE_OBJECT;
     else if (name === 'files') properties[name] = { type: 'array', items: FILE_OBJECT, minItems: prop.minItems, maxItems: prop.maxItems };
     else {
-      const { description: _full, ...rest } = withoutLongPatterns(prop);
+      const { description: _full, ...rest } = withoutLongPatterns(Array.isArray(prop.anyOf) ? leanUnion(prop) : prop);
       // Calls through /mcp?lang=en default to English (decisions.md), so the default is the URL's language.
       if (name === 'language') rest.default = lang;
       properties[name] = { ...rest, description: t(lang, shortTextKey(tool, name)!) };
@@ -128,9 +152,12 @@ export function mcpToolList(lang: Lang, selected?: readonly AnyTool[]): { tools:
  */
 export const LIST_BUDGET = { bytes: 40_000, tools: 35, options: 156, perTool: 652, perOption: 110 } as const;
 
-/** Options of `tool` in the budget's sense: its properties besides the file inputs and `language`. */
+/**
+ * Options of `tool` in the budget's sense: its properties besides the main file input and `language`. A
+ * further file (merge-by-key's `lookup-file`) is one of the 156: the 106 of tools.md count it.
+ */
 export function budgetedOptions(tool: AnyTool): string[] {
-  return Object.keys(tool.options.entries);
+  return [...(tool.input.more ?? []).map((m) => m.field), ...Object.keys(tool.options.entries)];
 }
 
 /** Bytes of the tools/list answer as the server sends it (a JSON-RPC response with a one-digit id). */

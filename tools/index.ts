@@ -1,5 +1,6 @@
 // The registry: every tool that runs, in one explicit, sorted list. Views (MCP, catalogue, OpenAPI,
 // llms.txt, README) are all derived from it.
+import convertCsv from './convert/convert-csv.ts';
 import csvToExcel from './convert/csv-to-excel.ts';
 import excelToCsv from './convert/excel-to-csv.ts';
 import excelToDocx from './convert/excel-to-docx.ts';
@@ -16,10 +17,14 @@ import jsonToExcel from './convert/json-to-excel.ts';
 import markdownToExcel from './convert/markdown-to-excel.ts';
 import xmlToExcel from './convert/xml-to-excel.ts';
 import flattenSheets from './merge-split/flatten-sheets.ts';
+import mergeByKey from './merge-split/merge-by-key.ts';
+import mergeColumns from './merge-split/merge-columns.ts';
+import splitColumn from './merge-split/split-column.ts';
+import splitToSheets from './merge-split/split-to-sheets.ts';
 import mergeSheets from './merge-split/merge-sheets.ts';
 import mergeStack from './merge-split/merge-stack.ts';
 import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, xmlToExcel, htmlToExcel, excelToMarkdown, markdownToExcel, excelToTxt, excelToYaml, excelToDocx] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, mergeByKey, mergeColumns, splitColumn, splitToSheets, xmlToExcel, htmlToExcel, excelToMarkdown, markdownToExcel, convertCsv, excelToTxt, excelToYaml, excelToDocx] as const;

@@ -1,7 +1,7 @@
 # The pandas peer of the benchmark: one job per tool, done the way a pandas user would write it.
 # Run with Debian's /usr/bin/python3 (python3-pandas, -openpyxl, -xlsxwriter, -xlrd):
 #   pandas_job.py <job> <out dir> <input>...
-# Jobs: csv, xlsx, json, stack, group-xlsx, group-csv, chunks-xlsx, chunks-csv, sql.
+# Jobs: csv, xlsx, json, stack, group-xlsx, group-csv, chunks-xlsx, chunks-csv, sql, merge-csv, merge-xlsx.
 import os
 import sqlite3
 import sys
@@ -62,6 +62,15 @@ def main():
         with open(os.path.join(out, base(first) + '.sql'), 'w', encoding='utf-8') as f:
             for line in con.iterdump():
                 f.write(line + '\n')
+    elif job in ('merge-csv', 'merge-xlsx'):
+        # merge-by-key with its defaults: a left join on the key column, keys as text (as the service compares).
+        key = os.environ['BENCH_KEY_COLUMN']
+        if job == 'merge-csv':
+            left, right = pd.read_csv(inputs[0], dtype=str), pd.read_csv(inputs[1], dtype=str)
+            left.merge(right, on=key, how='left').to_csv(os.path.join(out, base(first) + '-merged.csv'), index=False)
+        else:
+            left, right = read(inputs[0]), read(inputs[1])
+            left.merge(right, on=key, how='left').to_excel(os.path.join(out, base(first) + '-merged.xlsx'), index=False, engine='xlsxwriter')
     else:
         sys.exit('unknown job ' + job)
 

@@ -27,6 +27,10 @@ const INPUTS: Record<string, (dir: string, name: string) => void> = {
 /** Values for options a tool requires without a default (they must fit the fixtures above). */
 const REQUIRED: Record<string, Record<string, string>> = {
   'split-by-column': { column: 'Cliente' },
+  'merge-by-key': { key: 'Cliente' },
+  'merge-columns': { columns: 'Cliente,Importe' },
+  'split-column': { column: 'Cliente' },
+  'split-to-sheets': { column: 'Cliente' },
 };
 
 /** What a result of each extension must start with, or how it must read. */
@@ -49,8 +53,13 @@ function commandFor(tool: AnyTool, dir: string): string[] {
   for (const n of names) INPUTS[format](dir, n);
   const entry = catalogueEntry(tool, 'es');
   const options: string[] = [];
+  // A further file (merge-by-key's lookup-file): the same fixture, given with its flag.
+  for (const { field } of tool.input.more ?? []) {
+    INPUTS[format](dir, `${tool.id}-${field}.${format}`);
+    options.push(`--${field}`, `${tool.id}-${field}.${format}`);
+  }
   for (const name of entry.options.required ?? []) {
-    if (name === tool.input.kind || entry.options.properties?.[name]?.default !== undefined) continue;
+    if (name === tool.input.kind || tool.input.more?.some((m) => m.field === name) || entry.options.properties?.[name]?.default !== undefined) continue;
     const value = REQUIRED[tool.id]?.[name];
     assert.ok(value !== undefined, `${tool.id}: the required option ${name} has no value for this test; add one to REQUIRED`);
     options.push(`--${name}`, value);

@@ -36,7 +36,9 @@ test('locales: no tool text is left over from a removed tool or option', () => {
   const ids = new Set(listTools().map((t) => t.id));
   const stale = allKeys('es').filter((k) => k.startsWith('tools.') && !ids.has(k.split('.')[1]));
   assert.deepEqual(stale, []);
-  const options = new Set(listTools().flatMap((tool) => Object.keys(tool.options.entries).flatMap((o) => [`tools.${tool.id}.options.${o}`, `tools.${tool.id}.short.${o}`])));
+  const options = new Set(
+    listTools().flatMap((tool) => [...Object.keys(tool.options.entries), ...(tool.input.more ?? []).map((m) => m.field)].flatMap((o) => [`tools.${tool.id}.options.${o}`, `tools.${tool.id}.short.${o}`])),
+  );
   const staleOptions = allKeys('es').filter((k) => /^tools\.[^.]+\.(options|short)\./.test(k) && !options.has(k));
   assert.deepEqual(staleOptions, []);
 });

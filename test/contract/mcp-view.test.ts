@@ -23,9 +23,27 @@ function meaning(prop: Schema): Schema {
   const out: Schema = {};
   for (const [k, v] of Object.entries(prop)) {
     if (k === 'description' || (k === 'pattern' && typeof v === 'string' && v.length > MAX_PATTERN_CHARS)) continue;
+    // A closed set of strings: the view leaves out `"type":"string"`, which the values say (mcp/tool-list.ts).
+    if (k === 'type' && v === 'string' && Array.isArray(prop.enum) && prop.enum.every((x) => typeof x === 'string')) continue;
     out[k] = k === 'anyOf' ? (v as Schema[]).map(meaning) : v;
   }
   return out;
+}
+
+/**
+ * A reference-like union (a column by title or position, a list of them) as the view shows it: the types its
+ * alternatives admit, their bounds left to the kernel (mcp/tool-list.ts leanUnion). Closed sets and patterns
+ * are never in such a union, so nothing a caller must choose from is lost.
+ */
+function admitted(prop: Schema): Schema | null {
+  const alts = prop.anyOf as Schema[] | undefined;
+  const types = Array.isArray(prop.type) ? (prop.type as string[]) : null;
+  if (!alts && !types) return null;
+  const kinds = (alt: Schema): string[] => (alt.type === 'array' ? [`array of ${(admitted(alt.items as Schema) ?? { types: [alt.items && (alt.items as Schema).type] }).types}`] : [String(alt.type)]);
+  if (alts && (alts.some((a) => 'enum' in a || 'pattern' in a) || !alts.some((a) => a.type === 'integer' || a.type === 'array'))) return null;
+  const list = alts ? alts.flatMap(kinds) : types!;
+  const { anyOf: _a, type: _t, description: _d, ...rest } = prop;
+  return { types: list.join('|'), ...rest };
 }
 
 const sentences = (text: string) => text.split(/(?<=[.!?])\s+(?=\S)/).length;
@@ -66,14 +84,16 @@ for (const lang of LANGS) {
       for (const [name, prop] of Object.entries(full.properties!)) {
         const shown = lean.properties[name];
         const where = `${tool.id}.${name}`;
-        if (name === 'file' || name === 'files') {
-          const object = name === 'file' ? shown : (shown.items as Schema);
+        const moreFile = tool.input.more?.some((m) => m.field === name) === true;
+        if (name === 'file' || name === 'files' || moreFile) {
+          const object = name === 'files' ? (shown.items as Schema) : shown;
           assert.deepEqual(object, { type: 'object', properties: { name: { type: 'string' }, contentBase64: { type: 'string' } }, required: ['name', 'contentBase64'] }, where);
           if (name === 'files') assert.deepEqual([shown.type, shown.minItems, shown.maxItems], ['array', prop.minItems, prop.maxItems], where);
           continue;
         }
         const expected = name === 'language' ? { ...meaning(prop), default: lang } : meaning(prop);
-        assert.deepEqual(meaning(shown), expected, where);
+        if (admitted(prop)) assert.deepEqual(admitted(shown), admitted(prop), where);
+        else assert.deepEqual(meaning(shown), expected, where);
         const line = shown.description as string;
         assert.equal(line, t(lang, shortTextKey(tool, name)!), where);
         assert.ok(line.length > 0 && line.length <= MAX_OPTION_CHARS && !line.includes('\n'), `${where}: "${line}" (${line.length})`);

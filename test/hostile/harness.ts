@@ -98,7 +98,13 @@ export async function send(srv: HostileServer, via: Via, toolId: string, files: 
   if (via === 'multipart') {
     const form = new FormData();
     for (const f of files) form.append(field, new Blob([Buffer.from(f.bytes)]), f.name);
-    for (const [k, v] of Object.entries(options)) appendField(form, k, v);
+    const more = (getTool(toolId).input.more ?? []).map((m) => m.field);
+    for (const [k, v] of Object.entries(options)) {
+      // A further file (lookup-file) given as a file object travels as a file part of its name.
+      const file = v as { name?: unknown; contentBase64?: unknown } | null;
+      if (more.includes(k) && file && typeof file.name === 'string' && typeof file.contentBase64 === 'string') form.append(k, new Blob([Buffer.from(file.contentBase64, 'base64')]), file.name);
+      else appendField(form, k, v);
+    }
     const res = await fetch(path, { method: 'POST', body: form });
     return { via, status: res.status, body: await res.json(), ms: performance.now() - t0 };
   }
@@ -128,7 +134,13 @@ export async function sendDownload(srv: HostileServer, via: 'json' | 'multipart'
   } else {
     const form = new FormData();
     for (const f of files) form.append(field, new Blob([Buffer.from(f.bytes)]), f.name);
-    for (const [k, v] of Object.entries(options)) appendField(form, k, v);
+    const more = (getTool(toolId).input.more ?? []).map((m) => m.field);
+    for (const [k, v] of Object.entries(options)) {
+      // A further file (lookup-file) given as a file object travels as a file part of its name.
+      const file = v as { name?: unknown; contentBase64?: unknown } | null;
+      if (more.includes(k) && file && typeof file.name === 'string' && typeof file.contentBase64 === 'string') form.append(k, new Blob([Buffer.from(file.contentBase64, 'base64')]), file.name);
+      else appendField(form, k, v);
+    }
     res = await fetch(path, { method: 'POST', body: form });
   }
   return { via, status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };

@@ -276,9 +276,12 @@ test('http: a value of the wrong type for every option of every registered tool 
     const props = schema.properties ?? {};
     // Required options get a valid value, so that the one wrong option is the only fault.
     const base: Record<string, unknown> = {};
-    for (const name of schema.required ?? []) if (name !== tool.input.kind) base[name] = validValue(props[name] as Prop);
+    // A further file (merge-by-key's lookup-file) is a file like the main one: given, and not an option to break here.
+    const more = (tool.input.more ?? []).map((m) => m.field);
+    for (const name of more) base[name] = { name: files[0].name, contentBase64: Buffer.from(files[0].bytes).toString('base64') };
+    for (const name of schema.required ?? []) if (name !== tool.input.kind && !more.includes(name)) base[name] = validValue(props[name] as Prop);
     for (const [name, prop] of Object.entries(props)) {
-      if (name === tool.input.kind) continue;
+      if (name === tool.input.kind || more.includes(name)) continue;
       for (const value of wrongValues(prop as Prop)) {
         for (const via of ['json', 'mcp'] as const) {
           const a = await send(suite.srv, via, tool.id, files, { ...base, [name]: value });

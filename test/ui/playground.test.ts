@@ -268,3 +268,31 @@ test('playground: usable with the keyboard alone, from the search box to the dow
     await srv.close();
   }
 });
+
+test('playground: merge-by-key takes its lookup-file in a picker of its own, asks for it when missing, and runs the join', TIMEOUT, async (t) => {
+  const srv = await startServer();
+  const browser = await openBrowser();
+  try {
+    const page = await browser.page('playground');
+    await page.goto(`${srv.url}/#merge-by-key`);
+    await page.locator('#tool-title').filter({ hasText: 'BUSCARV' }).waitFor();
+    assert.equal(await page.locator('#opt-merge-by-key-lookup-file').count(), 0, 'the second file is no text option');
+    await page.setInputFiles('#file-input', { name: 'pedidos.csv', mimeType: 'text/csv', buffer: Buffer.from('Pedido,Cliente\nP1,7\nP2,8\n') });
+    await page.fill('#opt-merge-by-key-key', 'Cliente');
+    await page.click('#run');
+    await page.locator('#more-lookup-file-error').filter({ hasText: /archivo/ }).waitFor();
+    await page.setInputFiles('#more-lookup-file', { name: 'clientes.csv', mimeType: 'text/csv', buffer: Buffer.from('Cliente,Nombre\n8,Bea\n7,Ana\n') });
+    assert.match(await page.locator('#curl').textContent() ?? '', /lookup-file=@clientes\.csv/);
+    await page.click('#run');
+    await page.locator('#downloads a').first().waitFor();
+    const merged = await download(page, () => page.click('#downloads a'));
+    assert.equal(merged.name, 'pedidos-combinado.csv');
+    assert.equal(merged.bytes.toString('utf8'), '\uFEFFPedido,Cliente,Nombre\r\nP1,7,Ana\r\nP2,8,Bea\r\n');
+    await browser.shot(page, 'playground-merge-by-key');
+    t.diagnostic(await assertAccessible(page, 'playground with a second file picker'));
+    noProblems(browser);
+  } finally {
+    await browser.close();
+    await srv.close();
+  }
+});

@@ -24,8 +24,11 @@ export interface ToolContext extends FormatContext {
   signal: AbortSignal;
   /** Bounds the tool applies while it works (cells read, PDF rows). */
   limits: ToolLimits;
-  /** A result file; the name is sanitized and the media type follows from its extension. */
-  file(name: string, content: Uint8Array | Written): OutputFile;
+  /**
+   * A result file; the name is sanitized and the media type follows from its extension, with `charset` in place
+   * of UTF-8 for a text written in another encoding.
+   */
+  file(name: string, content: Uint8Array | Written, o?: { charset?: string }): OutputFile;
   /** A localized generated name, e.g. name('part', { n: '001' }) → `parte-001`. */
   name(key: string, params?: Record<string, string | number>): string;
   /** Adds a localized message (`messages.<key>`) to the result. */
@@ -42,6 +45,8 @@ export interface ToolInput {
   /** The single file of a `file` tool (the first of `files` otherwise). */
   file: InputFile;
   files: InputFile[];
+  /** The further files the tool declares (`input.more`), by field: `more['lookup-file']`. */
+  more: Record<string, InputFile>;
 }
 
 export type OptionsSchema = v.StrictObjectSchema<v.ObjectEntries, undefined>;

@@ -30,10 +30,11 @@ export function createContext(lang: Lang, signal: AbortSignal, messages: Message
     limits,
     t: (key, params) => t(lang, key, params),
     name: (key, params) => t(lang, `names.${key}`, params),
-    file: (name, content) => {
+    file: (name, content, o = {}) => {
       const safe = safeName(name, t(lang, 'names.file'));
-      if (content instanceof Uint8Array) return { name: safe, contentType: contentTypeOf(safe), bytes: content };
-      return { name: safe, contentType: contentTypeOf(safe), bytes: content.bytes, preview: content.preview };
+      const type = o.charset ? contentTypeOf(safe).replace(/charset=[\w-]+/, `charset=${o.charset}`) : contentTypeOf(safe);
+      if (content instanceof Uint8Array) return { name: safe, contentType: type, bytes: content };
+      return { name: safe, contentType: type, bytes: content.bytes, preview: content.preview };
     },
     // Sheet names, titles and file names reach messages as the file has them: made printable here, once.
     message: (level, key, params) => {
@@ -53,10 +54,12 @@ export async function execute(tool: AnyTool, files: InputFile[], opts: Record<st
   const messages: Message[] = [];
   const ctx = createContext(o.lang, o.signal ?? NEVER_ABORTED, messages, o.limits);
   let out: Awaited<ReturnType<AnyTool['run']>>;
+  const main = files.filter((f) => f.field === undefined);
+  const more = files.filter((f) => f.field !== undefined);
   try {
-    out = await tool.run({ file: files[0], files }, opts as never, ctx);
+    out = await tool.run({ file: main[0], files: main, more: Object.fromEntries(more.map((f) => [f.field, f])) }, opts as never, ctx);
   } catch (err) {
-    throw mapFormatError(err, tool.input.kind);
+    throw mapFormatError(err, tool.input.kind, more);
   }
   if (out.files.length === 0) throw new ToolError('internal_error', { cause: new Error(`${tool.id} returned no file`) });
   const names = uniqueNames(out.files.map((f) => f.name));

@@ -3,18 +3,35 @@ import { decodeBase64Fast, DecodedBase64 } from './base64.ts';
 import { ToolError } from './errors.ts';
 
 /** The extensions tools admit; a tool's `input.formats` lists its own. A tool that reads a new one adds it here. */
-export const FORMATS = ['xlsx', 'xls', 'csv', 'json', 'xml', 'html', 'htm', 'md', 'markdown'] as const;
+export const FORMATS = ['xlsx', 'xls', 'csv', 'tsv', 'txt', 'json', 'xml', 'html', 'htm', 'md', 'markdown'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface InputFile {
   name: string;
   bytes: Uint8Array;
+  /** The request field of a further file (`lookup-file`); absent for the tool's main `file`/`files`. */
+  field?: string;
 }
 
-/** Declares which files a tool takes: one `file`, or a `files` array with bounds. */
-export type InputSpec =
+/** A further input file, required, in a field of its own (merge-by-key's `lookup-file`, tools.md §2.2). */
+export interface MoreFile {
+  field: string;
+  formats: readonly Format[];
+}
+
+/**
+ * Declares which files a tool takes: one `file`, or a `files` array with bounds; `more` adds further single
+ * files, each in its own field, read and checked like `file`.
+ */
+export type InputSpec = (
   | { kind: 'file'; formats: readonly Format[] }
-  | { kind: 'files'; formats: readonly Format[]; min: number; max: number };
+  | { kind: 'files'; formats: readonly Format[]; min: number; max: number }
+) & { more?: readonly MoreFile[] };
+
+/** Every file field of a tool: its main one, then its further ones. */
+export function fileFields(spec: InputSpec): string[] {
+  return [spec.kind, ...(spec.more ?? []).map((m) => m.field)];
+}
 
 /** Lower-case extension without the dot, or '' when the name has none. */
 export function extensionOf(name: string): string {
@@ -55,8 +72,23 @@ export function decodedSizeOf(text: string | DecodedBase64): number {
   return Math.floor((text.length * 3) / 4);
 }
 
-/** Count and extension checks, in the order the caller can fix them. */
-export function checkFiles(spec: InputSpec, files: InputFile[]): void {
+/** Count and extension checks, in the order the caller can fix them: the main field first, then each further one. */
+export function checkFiles(spec: InputSpec, all: InputFile[]): void {
+  const option = spec.kind;
+  const files = all.filter((f) => f.field === undefined);
+  for (const f of all) {
+    if (f.field !== undefined && !spec.more?.some((m) => m.field === f.field)) throw new ToolError('unknown_option', { option: f.field, params: { option: f.field } });
+  }
+  checkMain(spec, files);
+  for (const more of spec.more ?? []) {
+    const given = all.filter((f) => f.field === more.field);
+    if (given.length === 0) throw new ToolError('missing_file', { option: more.field });
+    if (given.length > 1) throw new ToolError('too_many_files', { option: more.field, params: { max: 1 } });
+    checkExtensions(more.field, more.formats, given);
+  }
+}
+
+function checkMain(spec: InputSpec, files: InputFile[]): void {
   const option = spec.kind;
   if (files.length === 0) throw new ToolError('missing_file', { option });
   if (spec.kind === 'file' && files.length > 1) throw new ToolError('too_many_files', { option, params: { max: 1 } });
@@ -64,11 +96,15 @@ export function checkFiles(spec: InputSpec, files: InputFile[]): void {
     if (files.length < spec.min) throw new ToolError('too_few_files', { option, params: { min: spec.min } });
     if (files.length > spec.max) throw new ToolError('too_many_files', { option, params: { max: spec.max } });
   }
+  checkExtensions(option, spec.formats, files);
+}
+
+function checkExtensions(option: string, formats: readonly Format[], files: InputFile[]): void {
   for (const f of files) {
-    if (!(spec.formats as readonly string[]).includes(extensionOf(f.name))) {
+    if (!(formats as readonly string[]).includes(extensionOf(f.name))) {
       throw new ToolError('unsupported_format', {
         option,
-        params: { name: f.name.slice(0, 200), formats: spec.formats.map((x) => '.' + x).join(', ') },
+        params: { name: f.name.slice(0, 200), formats: formats.map((x) => '.' + x).join(', ') },
       });
     }
   }

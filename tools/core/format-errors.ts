@@ -1,5 +1,5 @@
 // The format library's verdicts (FormatError reasons) as the service's error codes: the one place they are mapped.
-import { extensionOf } from './files.ts';
+import { extensionOf, type InputFile } from './files.ts';
 import { ToolError, type ErrorCode } from './errors.ts';
 import { FormatError, type FormatReason } from '../formats/index.ts';
 
@@ -45,7 +45,12 @@ export function toolErrorOf(err: FormatError, option: string): ToolError {
   return mapped;
 }
 
-/** Anything a tool threw, with FormatErrors mapped. */
-export function mapFormatError(err: unknown, option: string): unknown {
-  return err instanceof FormatError ? toolErrorOf(err, option) : err;
+/**
+ * Anything a tool threw, with FormatErrors mapped: an error about one of the `more` files (merge-by-key's
+ * `lookup-file`) names that file's field, any other the main one.
+ */
+export function mapFormatError(err: unknown, option: string, more: readonly InputFile[] = []): unknown {
+  if (!(err instanceof FormatError)) return err;
+  const other = more.find((f) => f === err.source);
+  return toolErrorOf(err, other?.field ?? option);
 }

@@ -6,7 +6,7 @@ import type { Message } from './define.ts';
 import { clientOf } from './client-address.ts';
 import { asToolError, ToolError, type ErrorDetail, type RateInfo } from './errors.ts';
 import { DecodedBase64 } from './base64.ts';
-import { checkFiles, decodeBase64, decodedSizeOf, type InputFile } from './files.ts';
+import { checkFiles, decodeBase64, decodedSizeOf, fileFields, type InputFile, type InputSpec } from './files.ts';
 import type { JobRunner, Streaming } from './jobs.ts';
 import type { KeyStore } from './keys.ts';
 import type { OutputFile, Preview } from './output.ts';
@@ -65,7 +65,7 @@ export interface KernelDeps {
 }
 
 /** Files from the JSON arguments, decoded, with the input size bound checked before and after decoding. */
-function filesFromArgs(field: 'file' | 'files', args: Record<string, unknown>, maxBytes: number): InputFile[] {
+function filesFromArgs(field: string, args: Record<string, unknown>, maxBytes: number): InputFile[] {
   const raw = args[field];
   if (raw === undefined || raw === null) return [];
   const list = field === 'files' ? raw : [raw];
@@ -81,12 +81,24 @@ function filesFromArgs(field: 'file' | 'files', args: Record<string, unknown>, m
   return objects.map((f) => ({ name: f.name, bytes: decodeBase64(f.contentBase64, field) }));
 }
 
+/** Every file of the JSON arguments: the main field's, then each further field's (tagged with it). */
+function allFilesFromArgs(spec: InputSpec, args: Record<string, unknown>, maxBytes: number): InputFile[] {
+  const files = filesFromArgs(spec.kind, args, maxBytes);
+  for (const { field } of spec.more ?? []) {
+    const more = filesFromArgs(field, args, maxBytes).map((f) => ({ ...f, field }));
+    files.push(...more);
+    if (files.reduce((n, f) => n + f.bytes.byteLength, 0) > maxBytes) throw new ToolError('input_too_large', { option: field, params: { max: maxBytes / MB } });
+  }
+  return files;
+}
+
 /** Longest file name accepted, in UTF-16 units as JSON Schema counts them (the file object's maxLength). */
 const MAX_FILE_NAME = 255;
 
 /** The same rule for a file's name whichever door it came through (JSON, multipart, MCP): 1 to 255 characters. */
-function checkNames(field: 'file' | 'files', files: InputFile[]): void {
+function checkNames(main: string, files: InputFile[]): void {
   for (const f of files) {
+    const field = f.field ?? main;
     if (f.name.length === 0 || f.name.length > MAX_FILE_NAME) {
       throw new ToolError('invalid_option', { option: field, messageKey: 'error-details.file_name', params: { option: field, max: MAX_FILE_NAME, length: f.name.length } });
     }
@@ -189,8 +201,9 @@ export function createInvoke(deps: KernelDeps) {
     const opened = call ?? (await openCall(deps, tool.id, caller));
     try {
       const field = tool.input.kind;
-      const { [field]: _files, ...rawOptions } = input.args;
-      const files = input.files ?? filesFromArgs(field, input.args, maxInput);
+      const fields = fileFields(tool.input);
+      const rawOptions = Object.fromEntries(Object.entries(input.args).filter(([k]) => !fields.includes(k)));
+      const files = input.files ?? allFilesFromArgs(tool.input, input.args, maxInput);
       inputBytes = files.reduce((n, f) => n + f.bytes.byteLength, 0);
       checkNames(field, files);
       if (inputBytes > maxInput) throw new ToolError('input_too_large', { option: field, params: { max: config.MAX_INPUT_MB } });

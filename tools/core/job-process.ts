@@ -61,13 +61,14 @@ async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
     return;
   }
   const names = head.names as string[];
+  const fields = head.fields as (string | null)[] | undefined;
   const job: Job = {
     toolId: head.toolId as string,
     opts: head.opts as Record<string, unknown>,
     lang: resolveLang(head.lang),
     download: head.download === true,
     limits: head.limits as Job['limits'],
-    files: names.map((name, i) => ({ name, bytes: files[i] })),
+    files: names.map((name, i) => (fields?.[i] ? { name, bytes: files[i], field: fields[i] } : { name, bytes: files[i] })),
   };
   // A measured run (phases.ts) is told when this process had the job and when it had the result.
   const got = head.timed === true ? epochNow() : 0;

@@ -92,6 +92,11 @@ type Limits = Pick<Config, 'MAX_JOBS' | 'JOB_TIMEOUT_S' | 'JOB_MEMORY_MB' | 'MAX
 /** The job processes' module: its default export runs a Job and answers a JobReply. */
 export const WORKER_MODULE = new URL('./worker.ts', import.meta.url);
 
+/** The fields of further files (`lookup-file`), by position, when a job has any: null for the main field's. */
+function fieldsOf(files: InputFile[]): { fields?: (string | null)[] } {
+  return files.some((f) => f.field !== undefined) ? { fields: files.map((f) => f.field ?? null) } : {};
+}
+
 /** A failure of the job process (not a verdict of the tool) as the caller's error. */
 function failureOf(err: PoolFailure, job: Job, limits: Limits): ToolError {
   switch (err.reason) {
@@ -136,7 +141,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
   };
 
   async function runInPool(job: Job): Promise<JobResult> {
-    const head = { t: 'job', toolId: job.toolId, opts: job.opts, lang: job.lang, download: job.download, limits: toolLimitsOf(limits), names: job.files.map((f) => f.name), ...(job.marks ? { timed: true } : {}) };
+    const head = { t: 'job', toolId: job.toolId, opts: job.opts, lang: job.lang, download: job.download, limits: toolLimitsOf(limits), names: job.files.map((f) => f.name), ...fieldsOf(job.files), ...(job.marks ? { timed: true } : {}) };
     const bytes = job.files.map((f) => f.bytes);
     const maxResultBytes = Math.ceil((job.download ? limits.MAX_RESULT_MB : limits.MAX_INLINE_RESULT_MB) * MB);
     let reply;

@@ -1,6 +1,6 @@
 // Result files: safe names, media types, ZIP packaging, and the previews every answer carries.
 import { extensionOf } from './files.ts';
-import { zipBuilder } from '../formats/index.ts';
+import { decodeWindows1252, zipBuilder } from '../formats/index.ts';
 import { CellError, FullCell, isoDate, widthOf, columnLetter, type AnyCell, type Cell, type Row, type TableData, type TablePreview } from '../formats/index.ts';
 
 export interface OutputFile {
@@ -15,6 +15,7 @@ export interface OutputFile {
 export const CONTENT_TYPES: Record<string, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   csv: 'text/csv; charset=utf-8',
+  tsv: 'text/tab-separated-values; charset=utf-8',
   json: 'application/json; charset=utf-8',
   sql: 'application/sql; charset=utf-8',
   xml: 'application/xml; charset=utf-8',
@@ -178,8 +179,8 @@ export function previewOfFiles(files: readonly OutputFile[]): Preview | null {
 export function textPreviewOf(file: OutputFile): string | null {
   if (!isText(file.contentType)) return null;
   const head = file.bytes.subarray(0, TEXT_PREVIEW_CHARS * 4 + 3);
-  // A text result in windows-1252 (excel-to-txt's `encoding`) is read as what it is.
-  const charset = /charset=windows-1252/i.test(file.contentType) ? 'windows-1252' : 'utf-8';
-  const text = new TextDecoder(charset, { ignoreBOM: false }).decode(head);
+  // A text result in another encoding (convert-csv's windows-1252, utf-16le) says so in its charset.
+  const charset = /;\s*charset=([\w-]+)/i.exec(file.contentType)?.[1]?.toLowerCase() ?? 'utf-8';
+  const text = charset === 'windows-1252' ? decodeWindows1252(head) : new TextDecoder(charset === 'utf-16le' ? 'utf-16le' : 'utf-8', { ignoreBOM: false }).decode(head);
   return [...text].slice(0, TEXT_PREVIEW_CHARS).join('');
 }

@@ -5,9 +5,26 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import { LANGS, t, type Lang } from '../../locales/index.ts';
 import type { AnyTool } from './define.ts';
 import { ToolError } from './errors.ts';
+import { baseNameOf, extensionOf, fileFields } from './files.ts';
+import { safeName } from './output.ts';
 
 export const hasHeader = v.optional(v.boolean(), true);
 export const outputFormat = v.optional(v.picklist(['xlsx', 'csv']), 'xlsx');
+/** `format` of the editing tools (tools.md §2.5): `auto` gives back the input's type (an .xls gives xlsx). */
+export const editFormat = v.optional(v.picklist(['auto', 'xlsx', 'csv']), 'auto');
+
+/** The result format an editing tool writes for `file` (editFormat). */
+export function editedFormat(choice: 'auto' | 'xlsx' | 'csv', file: { name: string }): 'xlsx' | 'csv' {
+  if (choice !== 'auto') return choice;
+  return extensionOf(file.name) === 'csv' ? 'csv' : 'xlsx';
+}
+
+/** An editing tool's result name: `<base>-<suffix>.<ext>`, `<base>` from the input (its localized `file` when empty). */
+export function editedName(file: { name: string }, suffix: string, ext: string, ctx: { name(key: string): string }): string {
+  // Cut so that the suffix survives the 100 characters a result name may have (output.ts safeName).
+  const stem = [...safeName(baseNameOf(file.name), '')].slice(0, 98 - suffix.length - ext.length).join('');
+  return `${stem || ctx.name('file')}-${suffix}.${ext}`;
+}
 /** Free text such as a column title; empty means "use the default". */
 export const optionalText = v.optional(v.pipe(v.string(), v.maxLength(255)), '');
 export const language = v.optional(v.picklist(LANGS));
@@ -32,7 +49,8 @@ export function requestSchema(tool: AnyTool) {
     tool.input.kind === 'file'
       ? fileObject
       : v.pipe(v.array(fileObject), v.minLength(tool.input.min), v.maxLength(tool.input.max));
-  return v.strictObject({ [tool.input.kind]: files, ...tool.options.entries, language });
+  const more = Object.fromEntries((tool.input.more ?? []).map((m) => [m.field, fileObject]));
+  return v.strictObject({ [tool.input.kind]: files, ...more, ...tool.options.entries, language });
 }
 
 export type JsonSchema = { [k: string]: unknown; properties?: Record<string, { [k: string]: unknown }>; required?: string[] };
@@ -51,7 +69,8 @@ export function jsonSchemaOf(tool: AnyTool, lang: Lang): JsonSchema {
     const localized = tool.localizedDefaults?.[name];
     if (localized) prop.default = t(lang, localized);
   }
-  schema.required = [tool.input.kind, ...(schema.required ?? []).filter((x) => x !== tool.input.kind)];
+  const fields = fileFields(tool.input);
+  schema.required = [...fields, ...(schema.required ?? []).filter((x) => !fields.includes(x))];
   schemaCache.set(cacheKey, schema);
   return structuredClone(schema);
 }

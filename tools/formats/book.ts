@@ -248,6 +248,7 @@ export class Book implements Workbook {
         if (retry(err)) continue;
         if (err instanceof FormatError) {
           err.file ??= this.file.name;
+          err.source ??= this.file;
           throw err;
         }
         if (this.fallback === null || !(err instanceof NeedsFallback || fromReader.has(err as object))) throw err;
@@ -270,6 +271,7 @@ export class Book implements Workbook {
     } catch (err) {
       if (err instanceof FormatError) {
         err.file ??= file.name;
+        err.source ??= file;
         throw err;
       }
       if (fallback === null) throw err;

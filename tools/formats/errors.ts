@@ -55,6 +55,8 @@ export class FormatError extends Error {
   readonly where?: string;
   /** The file concerned, by name (a writer's errors concern none). */
   file?: string;
+  /** The file concerned itself: the kernel tells by it which input field it came in (two files may share a name). */
+  source?: object;
   constructor(reason: FormatReason, message: string, o: { params?: Record<string, string | number>; where?: string; cause?: unknown } = {}) {
     super(message, { cause: o.cause });
     this.name = 'FormatError';

@@ -23,13 +23,16 @@ export { columnNames, DEFAULT_TABLE, tableName, type ColumnNames } from './sql/n
 
 // Table helpers shared by tools: stacking, titles, names, message lists.
 export { stack, type StackOptions, type StackSource } from './table/stack.ts';
-export { titleRow } from './table/titles.ts';
-export { namedTitles, uniqueNames } from './table/names.ts';
+export { titleRow, titleCell } from './table/titles.ts';
+export { namedTitles, titlesBeside, uniqueNames } from './table/names.ts';
 export { listText } from './report.ts';
-export { DELIMITERS } from './csv/read.ts';
+export { typingFor, writeEdited, type EditedTable } from './table/edit.ts';
+export { DELIMITERS, decodeWindows1252 } from './csv/read.ts';
+export { encodeText, rawCsvText, readRawCsv, unencodable1252, type RawCsv, type RawEncoding } from './csv/raw.ts';
+export { JSON_MAX_DEPTH } from './json/read.ts';
 export { planColumns, renderPdf, type PdfTable } from './pdf/layout.ts';
 // Documents for people (tools.md §2.6 display form) and the text formats written from rows.
-export { numericColumns, countsAsNumeric, shownTitles, shownRows } from './display.ts';
+export { displayText, numericColumns, countsAsNumeric, shownTitles, shownRows, type DisplayWords } from './display.ts';
 export { writeMarkdown, type MarkdownSection } from './markdown/write.ts';
 export { yamlWriter, type YamlLayout } from './yaml/write.ts';
 export { writeFixedWidth, Unencodable } from './txt/write.ts';

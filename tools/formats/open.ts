@@ -124,13 +124,14 @@ function formatOf(content: Content, ext: string): ContentFormat {
 /** SpreadsheetML is XML SheetJS parses with its own parser: a DTD is refused first, as in every XML we read. */
 function spreadsheetMl(file: SourceFile): Uint8Array {
   const head = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-  if (head.includes('<!DOCTYPE') || head.includes('<!ENTITY')) throw Object.assign(new FormatError('xml-dtd', 'SpreadsheetML with a DTD'), { file: file.name });
+  if (head.includes('<!DOCTYPE') || head.includes('<!ENTITY')) throw Object.assign(new FormatError('xml-dtd', 'SpreadsheetML with a DTD'), { file: file.name, source: file });
   return file.bytes;
 }
 
 function unreadable(file: SourceFile, detail: string): FormatError {
   const err = new FormatError('unreadable', detail);
   err.file = file.name;
+  err.source = file;
   return err;
 }
 

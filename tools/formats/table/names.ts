@@ -39,3 +39,19 @@ export function uniqueNames(
   });
   return { names: out, renamed };
 }
+
+/**
+ * Titles a tool creates or brings beside a table's own (tools.md §2.3): each kept, or numbered ` (2)`, ` (3)`…
+ * when a title of `taken` or an earlier one of `made` has it, ignoring case. The table's own titles never
+ * change; an empty title stays empty.
+ */
+export function titlesBeside(taken: readonly string[], made: readonly string[]): string[] {
+  const key = (s: string) => s.toLocaleLowerCase('und');
+  const used = new Set(taken.map(key));
+  return made.map((title) => {
+    let name = title;
+    for (let n = 2; title !== '' && used.has(key(name)); n++) name = `${title} (${n})`;
+    used.add(key(name));
+    return name;
+  });
+}

@@ -32,14 +32,15 @@ const typeOf = (prop) => (Array.isArray(prop.type) ? prop.type.find((x) => x !==
  * @param {{ properties?: Record<string, Prop>, required?: string[] }} schema
  * @param {string} toolId
  * @param {() => void} onChange
+ * @param {string[]} [fileFields] further file inputs (`lookup-file`), which have pickers of their own
  * @returns {Field[]}
  */
-export function buildOptions(container, schema, toolId, onChange) {
+export function buildOptions(container, schema, toolId, onChange, fileFields = []) {
   /** @type {Field[]} */
   const fields = [];
   const required = new Set(schema.required ?? []);
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-    if (NOT_OPTIONS.has(name)) continue;
+    if (NOT_OPTIONS.has(name) || fileFields.includes(name)) continue;
     fields.push(field(name, prop, required.has(name), `opt-${toolId}-${name}`, onChange));
   }
   container.replaceChildren(...(fields.length ? fields.map((f) => f.element) : [h('p', { class: 'help', text: t('web.no-options') })]));

@@ -11,7 +11,7 @@ import { curlCommand, mcpArguments } from './snippets.js';
 
 /**
  * @typedef {{ id: string, title: string, description: string, category: { id: string, label: string },
- *   input: { field: 'file' | 'files', formats: string[], min?: number, max?: number },
+ *   input: { field: 'file' | 'files', formats: string[], min?: number, max?: number, more?: { field: string, formats: string[] }[] },
  *   options: { properties?: Record<string, import('./form.js').Prop>, required?: string[] } }} Entry
  */
 
@@ -23,6 +23,8 @@ let catalogue = [];
 let tool = null;
 /** @type {File[]} */
 let files = [];
+/** The further files chosen (merge-by-key's `lookup-file`), by field. @type {Map<string, File>} */
+let moreFiles = new Map();
 /** @type {import('./form.js').Field[]} */
 let fields = [];
 /** @type {AbortController | null} */
@@ -114,7 +116,10 @@ function selectFromHash(moveFocus = false) {
   const next = catalogue.find((e) => e.id === id) ?? null;
   const changed = next?.id !== tool?.id;
   tool = next;
-  if (changed) files = [];
+  if (changed) {
+    files = [];
+    moreFiles = new Map();
+  }
   renderTool(changed);
   renderList();
   if (moveFocus && tool) byId('tool').focus();
@@ -138,16 +143,48 @@ function renderTool(fresh) {
   byId('mcp-heading').textContent = t('web.mcp', { url: `${location.origin}/mcp` });
   if (fresh) {
     // Values typed for the tool shown before are kept across a language switch, not across tools.
-    fields = buildOptions(byId('option-fields'), tool.options, tool.id, updateSnippets);
+    fields = buildOptions(byId('option-fields'), tool.options, tool.id, updateSnippets, moreFields());
     clearResult();
     byId('status').textContent = '';
     byId('files-error').textContent = '';
   } else {
     const values = fields.map((f) => f.read());
-    fields = buildOptions(byId('option-fields'), tool.options, tool.id, updateSnippets);
+    fields = buildOptions(byId('option-fields'), tool.options, tool.id, updateSnippets, moreFields());
     restore(values);
   }
+  renderMoreFiles();
   renderFiles();
+}
+
+const moreFields = () => (tool?.input.more ?? []).map((m) => m.field);
+
+/** A picker of its own for each further file the tool takes (merge-by-key's `lookup-file`), labelled by the option's text. */
+function renderMoreFiles() {
+  const more = tool?.input.more ?? [];
+  byId('more-files').replaceChildren(
+    ...more.map((m) => {
+      const id = `more-${m.field}`;
+      const chosen = moreFiles.get(m.field);
+      const ok = !chosen || m.formats.some((ext) => chosen.name.toLowerCase().endsWith(ext));
+      const input = h('input', { id, type: 'file', accept: m.formats.join(','), 'aria-describedby': `${id}-help ${id}-error` });
+      input.addEventListener('change', () => {
+        const f = /** @type {HTMLInputElement} */ (input).files?.[0];
+        if (f) moreFiles.set(m.field, f);
+        else moreFiles.delete(m.field);
+        renderMoreFiles();
+        updateSnippets();
+      });
+      return h(
+        'fieldset',
+        { class: 'files' },
+        h('legend', {}, h('label', { for: id, text: m.field })),
+        h('p', { id: `${id}-help`, class: 'help', text: `${tool?.options.properties?.[m.field]?.description ?? ''} ${t('web.formats', { formats: m.formats.join(' ') })}` }),
+        input,
+        h('p', { class: 'chosen', text: chosen ? `${chosen.name} (${sizeText(chosen.size)})` : t('web.chosen-none') }, ok ? null : h('span', { class: 'warn', text: ` — ${t('web.wrong-format')}` })),
+        h('p', { id: `${id}-error`, class: 'error', role: 'alert' }),
+      );
+    }),
+  );
 }
 
 /** Puts back values read before the form was rebuilt (a language switch re-renders the descriptions). */
@@ -218,7 +255,9 @@ function currentOptions() {
 
 function updateSnippets() {
   if (!tool) return;
-  const common = { toolId: tool.id, field: tool.input.field, fileNames: files.map((f) => f.name), options: currentOptions() };
+  /** @type {Array<[string, string]>} */
+  const more = moreFields().map((field) => [field, moreFiles.get(field)?.name ?? `${field}.xlsx`]);
+  const common = { toolId: tool.id, field: tool.input.field, fileNames: files.map((f) => f.name), more, options: currentOptions() };
   byId('curl').textContent = curlCommand({ ...common, origin: location.origin, withKey: apiKey !== '' });
   byId('mcp').textContent = mcpArguments(common);
 }
@@ -227,6 +266,7 @@ function formData() {
   if (!tool) throw new Error('no tool');
   const form = new FormData();
   for (const f of files) form.append(tool.input.field, f, f.name);
+  for (const [field, f] of moreFiles) form.append(field, f, f.name);
   for (const [k, v] of currentOptions()) form.append(k, String(v));
   return form;
 }
@@ -243,6 +283,13 @@ async function run(download = false) {
   if (files.length < min) {
     byId('files-error').textContent = tool.input.field === 'files' ? t('web.need-files', { min }) : t('web.need-file');
     byId('file-input').focus();
+    return;
+  }
+  for (const field of moreFields()) byId(`more-${field}-error`).textContent = '';
+  const missing = moreFields().find((field) => !moreFiles.has(field));
+  if (missing) {
+    byId(`more-${missing}-error`).textContent = t('web.need-file');
+    byId(`more-${missing}`).focus();
     return;
   }
   markField(fields, null, '');
@@ -289,6 +336,7 @@ async function run(download = false) {
       showRefusal(offer ? `${text} ${t('web.too-large')}` : text, offer);
       const fileField = body.option === 'file' || body.option === 'files';
       if (fileField) byId('files-error').textContent = body.message;
+      if (body.option && moreFields().includes(body.option)) byId(`more-${body.option}-error`).textContent = body.message;
       if (!markField(fields, body.option, body.message)) byId('result-heading').focus();
     }
   } catch (err) {
