@@ -20,6 +20,7 @@ import { HtmlReader } from './html/read.ts';
 import { JsonReader } from './json/read.ts';
 import type { Cell, ContentFormat, FormatContext, SourceFile, Workbook } from './model.ts';
 import { sniff, type Content } from './sniff.ts';
+import { SqlReader, type SqlDialectOption } from './sql/read.ts';
 import { XlsReader } from './xls/read.ts';
 import { XlsxReader } from './xlsx/read.ts';
 
@@ -32,6 +33,8 @@ export interface OpenOptions {
   delimiter?: string;
   /** Sheets the caller reads: `first` lets a reader that parses whole workbooks (SheetJS) parse only that one. Default `all`. */
   sheets?: 'first' | 'all';
+  /** SQL: the dialect whose quoting the script uses; `auto` decides from the script. Default auto. */
+  sqlDialect?: SqlDialectOption;
   /** Tests: read with SheetJS, the reader of last resort, to compare the fast readers with it. */
   reader?: 'sheetjs';
 }
@@ -54,6 +57,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   // A text format's reader takes any text, and refuses whatever is not (a ZIP named .csv is binary).
   if (ext === 'csv' && o.reader === undefined) return open(() => new CsvReader(file, o.delimiter));
   if (ext === 'json' && o.reader === undefined) return open(() => new JsonReader(file));
+  if (ext === 'sql' && o.reader === undefined) return open(() => new SqlReader(file, ctx, o.sqlDialect ?? 'auto'));
   const content = sniff(file.bytes);
   if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets)), file, ext, ctx, null);
   if (!WORKBOOKS.has(ext)) throw unreadable(file, `.${ext} is not a format read here`);
