@@ -8,7 +8,9 @@ import excelToPdf from './convert/excel-to-pdf.ts';
 import excelToSql from './convert/excel-to-sql.ts';
 import excelToXml from './convert/excel-to-xml.ts';
 import jsonToExcel from './convert/json-to-excel.ts';
+import excelToVcard from './convert/excel-to-vcard.ts';
 import sqlToExcel from './convert/sql-to-excel.ts';
+import vcardToExcel from './convert/vcard-to-excel.ts';
 import flattenSheets from './merge-split/flatten-sheets.ts';
 import mergeSheets from './merge-split/merge-sheets.ts';
 import mergeStack from './merge-split/merge-stack.ts';
@@ -16,4 +18,4 @@ import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, sqlToExcel] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, sqlToExcel, excelToVcard, vcardToExcel] as const;

@@ -19,6 +19,7 @@ const INPUTS: Record<string, (dir: string, name: string) => void> = {
   xls: (dir, name) => copyFileSync(join(FIXTURES, 'ventas.xls'), join(dir, name)),
   csv: (dir, name) => copyFileSync(join(FIXTURES, 'ventas.csv'), join(dir, name)),
   json: (dir, name) => writeFileSync(join(dir, name), JSON.stringify([{ Cliente: 'Ana', Importe: 12.5 }, { Cliente: 'Íñigo', Importe: 3 }])),
+  vcf: (dir, name) => writeFileSync(join(dir, name), 'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ana Muñoz\r\nTEL;TYPE=CELL:600111222\r\nEND:VCARD\r\n'),
   sql: (dir, name) => writeFileSync(join(dir, name), "CREATE TABLE ventas (Cliente VARCHAR(20), Importe DECIMAL(5,1));\nINSERT INTO ventas VALUES ('Ana', 12.5), ('Íñigo', 3);\n"),
 };
 

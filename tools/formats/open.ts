@@ -21,6 +21,7 @@ import { JsonReader } from './json/read.ts';
 import type { Cell, ContentFormat, FormatContext, SourceFile, Workbook } from './model.ts';
 import { sniff, type Content } from './sniff.ts';
 import { SqlReader, type SqlDialectOption } from './sql/read.ts';
+import { VcardReader } from './vcard/read.ts';
 import { XlsReader } from './xls/read.ts';
 import { XlsxReader } from './xlsx/read.ts';
 
@@ -57,6 +58,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   // A text format's reader takes any text, and refuses whatever is not (a ZIP named .csv is binary).
   if (ext === 'csv' && o.reader === undefined) return open(() => new CsvReader(file, o.delimiter));
   if (ext === 'json' && o.reader === undefined) return open(() => new JsonReader(file));
+  if ((ext === 'vcf' || ext === 'vcard') && o.reader === undefined) return open(() => new VcardReader(file, ctx));
   if (ext === 'sql' && o.reader === undefined) return open(() => new SqlReader(file, ctx, o.sqlDialect ?? 'auto'));
   const content = sniff(file.bytes);
   if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets)), file, ext, ctx, null);
