@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { createContext } from '../tools/core/execute.ts';
 import type { Cell, Row } from '../tools/formats/model.ts';
-import { writeXlsx } from '../tools/formats/index.ts';
+import { columnInfo, DIALECT, writeSql, writeXlsx } from '../tools/formats/index.ts';
 
 export const TITLES = ['id', 'cliente', 'fecha', 'importe', 'pagado', 'email', 'provincia', 'comentario', 'unidades', 'nota'];
 /** The 20-value category that split-by-column splits on. */
@@ -158,6 +158,12 @@ export interface Inputs {
   size: Record<string, number>;
 }
 
+/** The rows as excel-to-sql writes them in the standard dialect (CREATE TABLE, INSERTs of 100 rows): what sql-to-excel reads. */
+function sqlScript(titles: string[], rows: Row[]): Uint8Array {
+  const types = titles.map((_, i) => columnInfo(rows, i));
+  return writeSql(rows, { dialect: DIALECT.standard, table: 'datos', columns: titles, types, createTable: true, batchSize: 100 }).bytes;
+}
+
 /** Writes every input of the run; the huge ones only when asked (BENCH_HUGE=1). */
 export function writeInputs(dir: string, rows: number, o: { huge: boolean; parts: number; pdfRows: number }): Inputs {
   mkdirSync(dir, { recursive: true });
@@ -169,6 +175,7 @@ export function writeInputs(dir: string, rows: number, o: { huge: boolean; parts
   const data = mediumRows(rows);
   put('medio.csv', toCsv(TITLES, data));
   put('medio.xlsx', sheetjsWorkbook(TITLES, data, 'xlsx'));
+  put('medio.sql', sqlScript(TITLES, data));
   put('medio-servicio.xlsx', serviceWorkbook(TITLES, data));
   put('medio.xls', xlsWorkbook(dir, data.slice(0, XLS_MAX_DATA_ROWS)));
   put('pdf.xlsx', sheetjsWorkbook(TITLES, data.slice(0, o.pdfRows), 'xlsx'));

@@ -220,6 +220,11 @@ test('sql-to-excel: hostile scripts: 10,000 statements, a 10 MB literal, deep ne
   const out = await read(many);
   assert.equal(out.sheets[0].rows.length, 10_001);
   assert.deepEqual(out.sheets[0].rows[10_000], [9_999, "fila 9999; 'x'"]);
+  // mysql quoting (backslash escapes) and postgres nested comments: each literal and comment scanned once.
+  const mysql = ['CREATE TABLE `t` (n INT, s TEXT);', ...Array.from({ length: 10_000 }, (_, i) => `INSERT INTO \`t\` VALUES (${i}, 'fila \\'${i}\\'');`)].join('\n');
+  assert.deepEqual((await read(mysql)).sheets[0].rows[10_000], [9_999, "fila '9999'"]);
+  const pg = ["CREATE TABLE t (n INT, s TEXT);", ...Array.from({ length: 10_000 }, (_, i) => `/* c ${i} */ INSERT INTO t VALUES (${i}, E'\\t${i}');`)].join('\n');
+  assert.deepEqual((await read(pg, { dialect: 'postgres' })).sheets[0].rows[10_000], [9_999, '\t9999']);
 
   const big = 'x'.repeat(10 * 1024 * 1024 - 3) + "'\\";
   const huge = await runTool(tool, [sqlFile(`CREATE TABLE t (s TEXT);\nINSERT INTO t VALUES ('${big.replaceAll("'", "''")}');`)], { format: 'csv' });

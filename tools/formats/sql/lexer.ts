@@ -42,6 +42,11 @@ export class Lexer {
   /** A word as written, an identifier or string unquoted, a number's literal, a punctuation mark. */
   value = '';
   prefix: StringPrefix = '';
+  /** The next backslash and the next `/*` at or after where they were last looked for (Infinity: none left):
+   * searched again only once passed, so that a script of many strings or comments is scanned once, not once
+   * per literal. */
+  private backslashAt = -1;
+  private commentOpenAt = -1;
   /** Only white space (or nothing) since the last line break: where a `GO` line may stand. */
   private lineStart = true;
   private readonly backslash: boolean;
@@ -51,15 +56,22 @@ export class Lexer {
   private readonly hashComments: boolean;
   private readonly nestedComments: boolean;
 
+  /** What `auto` reports: the marks of sqlserver and postgres met as tokens. */
+  readonly marks = { sqlserver: false, postgres: false };
+
+  /**
+   * `auto` reads every quoting but mysql's, which alone changes where strings end: `[…]` identifiers, E'…'
+   * escapes and `$$` strings mean nothing else in the other dialects, so one reading serves them all.
+   */
   constructor(
     readonly text: string,
-    dialect: DialectId,
+    dialect: DialectId | 'auto',
   ) {
     this.backslash = dialect === 'mysql';
     this.doubleQuoteString = dialect === 'mysql';
     this.hashComments = dialect === 'mysql';
-    this.brackets = dialect === 'sqlserver';
-    this.dollars = dialect === 'postgres' || dialect === 'standard';
+    this.brackets = dialect === 'sqlserver' || dialect === 'auto';
+    this.dollars = dialect === 'postgres' || dialect === 'standard' || dialect === 'auto';
     this.nestedComments = dialect === 'postgres';
   }
 
@@ -78,7 +90,10 @@ export class Lexer {
     if (c === 39) return this.quoted(i, "'", this.backslash, 'string');
     if (c === 34) return this.doubleQuoteString ? this.quoted(i, '"', true, 'string') : this.quoted(i, '"', false, 'ident');
     if (c === 96) return this.quoted(i, '`', false, 'ident');
-    if (c === 91 && this.brackets) return this.quoted(i, ']', false, 'ident', 1);
+    if (c === 91 && this.brackets) {
+      this.marks.sqlserver = true;
+      return this.quoted(i, ']', false, 'ident', 1);
+    }
     if (isDigit(c) || (c === 46 && isDigit(t.charCodeAt(i + 1)))) return this.number(i);
     if (c === 36 && this.dollars) {
       const close = this.dollarTag(i);
@@ -99,12 +114,14 @@ export class Lexer {
       if (j === i + 1 && t.charCodeAt(j) === 39) {
         const p = t[i].toUpperCase();
         if (p === 'N' || p === 'X' || p === 'B') {
+          if (p === 'N') this.marks.sqlserver = true;
           this.quoted(j, "'", this.backslash, 'string');
           this.prefix = p;
           this.start = i;
           return this.kind;
         }
         if (p === 'E') {
+          this.marks.postgres = true;
           this.quoted(j, "'", true, 'string', 1, true);
           this.prefix = 'E';
           this.start = i;
@@ -155,8 +172,8 @@ export class Lexer {
       const close = t.indexOf('*/', i);
       if (close < 0) throw new Unclosed(from, 'comment');
       if (this.nestedComments) {
-        const open = t.indexOf('/*', i);
-        if (open >= 0 && open < close) {
+        const open = (this.commentOpenAt = this.nextOf('/*', i, this.commentOpenAt));
+        if (open < close) {
           depth++;
           i = open + 2;
           continue;
@@ -229,8 +246,8 @@ export class Lexer {
     let j = seg;
     for (;;) {
       const q = t.indexOf(close, j);
-      const b = escapes ? t.indexOf('\\', j) : -1;
-      if (b >= 0 && (q < 0 || b < q)) {
+      const b = escapes ? (this.backslashAt = this.nextOf('\\', j, this.backslashAt)) : Infinity;
+      if (b !== Infinity && (q < 0 || b < q)) {
         out += t.slice(seg, b);
         const [text, width] = pg ? pgEscape(t, b) : mysqlEscape(t, b);
         if (b + 1 >= t.length) throw new Unclosed(i, kind === 'string' ? 'string' : 'identifier');
@@ -247,6 +264,13 @@ export class Lexer {
       out += t.slice(seg, q);
       return this.set(kind, q + close.length, out);
     }
+  }
+
+  /** Where `s` next occurs from `from`, given where it was found last (`known`): Infinity when nowhere. */
+  private nextOf(s: string, from: number, known: number): number {
+    if (known >= from) return known;
+    const k = this.text.indexOf(s, from);
+    return k < 0 ? Infinity : k;
   }
 
   /** Where the next line that is only `\.` ends: after `COPY … FROM stdin;`, its data (never SQL) is passed over. */

@@ -51,6 +51,8 @@ interface SqlTable {
 /** A token of a value, kept to decide what the value is. */
 type Token = { kind: TokenKind; value: string; prefix: StringPrefix };
 const MAX_VALUE_TOKENS = 64;
+// Up to 15 significant digits without an exponent always read back exactly (DBL_DIG): no need to compare.
+const SHORT_NUMBER = /^-?(?=(?:\d\.?){1,15}$)\d+(?:\.\d+)?$/;
 const TYPED = new Set(['DATE', 'TIME', 'TIMESTAMP']);
 const TEXT_PREFIXES = new Set<StringPrefix>(['', 'N', 'E', '$']);
 
@@ -93,8 +95,10 @@ const lineOf = (text: string, at: number) => {
 
 /** Parses a whole script. */
 export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
-  const dialect = o.dialect === 'auto' ? detectDialect(text) : o.dialect;
-  const lex = new Lexer(text, dialect);
+  // `auto`: only mysql needs knowing first (its backslashes change where strings end), and only a file with a
+  // backtick somewhere can be mysql; the others are read as one, and told apart by the marks met on the way.
+  const mysql = o.dialect === 'auto' && text.includes('`') && detectDialect(text) === 'mysql';
+  const lex = new Lexer(text, o.dialect === 'auto' && !mysql ? 'auto' : o.dialect === 'auto' ? 'mysql' : o.dialect);
   const tables = new Map<string, SqlTable>();
   const ignored = new Map<string, number>();
   let cells = 0;
@@ -220,58 +224,64 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
     skipStatement();
   };
 
-  const columnIndex = (t: SqlTable, name: string, line: number): number => {
+  const columnIndex = (t: SqlTable, name: string, line: () => number): number => {
     let i = t.columns.indexOf(name);
     if (i < 0) {
       const lower = name.toLowerCase();
       i = t.columns.findIndex((c) => c.toLowerCase() === lower);
     }
     if (i >= 0) return i;
-    if (appended.count++ === 0) appended.first = `${t.name}.${name} (${o.ctx.t('names.sql-line', { line })})`;
+    if (appended.count++ === 0) appended.first = `${t.name}.${name} (${o.ctx.t('names.sql-line', { line: line() })})`;
     t.columns.push(name);
     t.types.push('');
     return t.columns.length - 1;
   };
 
+  /** A value that is no plain literal: its SQL text, counted. */
+  const other = (start: number, end: number): Cell => {
+    const sql = text.slice(start, end).trim();
+    if (expressions.count++ === 0) expressions.first = `${sql.slice(0, 40)} (${o.ctx.t('names.sql-line', { line: lineOf(text, start) })})`;
+    return sql;
+  };
+
   /** The cell of a value's tokens in a column of declared `type`. */
-  const cellOf = (tokens: Token[], start: number, end: number, type: string, at: number): Cell => {
-    const sqlText = () => text.slice(start, end).trim();
-    const where = () => o.ctx.t('names.sql-line', { line: lineOf(text, at) });
-    const other = (): Cell => {
-      if (expressions.count++ === 0) expressions.first = `${sqlText().slice(0, 40)} (${where()})`;
-      return sqlText();
-    };
-    const [a, b] = tokens;
-    if (tokens.length === 1 && a.kind === 'word') {
+  // The tokens of the value being read, reused from one value to the next (no garbage per token).
+  const pool: Token[] = [];
+  const cellOf = (tokens: Token[], length: number, start: number, end: number, type: string): Cell => {
+    const a = tokens[0];
+    const b = tokens[1];
+    // Past MAX_VALUE_TOKENS the value is an expression whatever it holds.
+    if (length === 0 || length > MAX_VALUE_TOKENS) return other(start, end);
+    if (length === 1 && a.kind === 'word') {
       const w = a.value.toUpperCase();
       if (w === 'NULL') return null;
       if (w === 'TRUE') return true;
       if (w === 'FALSE') return false;
-      return other();
+      return other(start, end);
     }
-    const number = tokens.length === 1 && a.kind === 'number' ? a.value : tokens.length === 2 && a.kind === 'punct' && (a.value === '-' || a.value === '+') && b.kind === 'number' ? (a.value === '-' ? '-' : '') + b.value : null;
+    const number = length === 1 && a.kind === 'number' ? a.value : length === 2 && a.kind === 'punct' && (a.value === '-' || a.value === '+') && b.kind === 'number' ? (a.value === '-' ? '-' : '') + b.value : null;
     if (number !== null) {
       const n = Number(number);
-      if (!sameDecimal(number, n)) {
-        if (inexact.count++ === 0) inexact.first = `${number.slice(0, 40)} (${where()})`;
+      if (!SHORT_NUMBER.test(number) && !sameDecimal(number, n)) {
+        if (inexact.count++ === 0) inexact.first = `${number.slice(0, 40)} (${o.ctx.t('names.sql-line', { line: lineOf(text, start) })})`;
         return number;
       }
       if ((BOOLEAN_TYPES.has(type) || type === 'TINYINT(1)') && (n === 0 || n === 1)) return n === 1;
       return n === 0 ? 0 : n;
     }
-    if (tokens.length === 2 && a.kind === 'word' && b.kind === 'string' && b.prefix === '' && TYPED.has(a.value.toUpperCase())) return isoDate(b.value, a.value.toUpperCase()) ?? other();
+    if (length === 2 && a.kind === 'word' && b.kind === 'string' && b.prefix === '' && TYPED.has(a.value.toUpperCase())) return isoDate(b.value, a.value.toUpperCase()) ?? other(start, end);
     // A string, or strings joined by `||` or `+`: one text.
-    if (tokens.length % 2 === 1 && tokens.length <= MAX_VALUE_TOKENS) {
+    if (length % 2 === 1) {
       let joined = '';
-      for (let i = 0; i < tokens.length; i++) {
+      for (let i = 0; i < length; i++) {
         const x = tokens[i];
-        if (i % 2 === 0 ? !(x.kind === 'string' && TEXT_PREFIXES.has(x.prefix)) : !(x.kind === 'punct' && (x.value === '||' || x.value === '+'))) return other();
-        if (i % 2 === 0) joined = tokens.length === 1 ? x.value : joined + x.value;
+        if (i % 2 === 0 ? !(x.kind === 'string' && TEXT_PREFIXES.has(x.prefix)) : !(x.kind === 'punct' && (x.value === '||' || x.value === '+'))) return other(start, end);
+        if (i % 2 === 0) joined = length === 1 ? x.value : joined + x.value;
       }
-      if (tokens.length === 1 && DATE_TYPES.has(type)) return isoDate(joined, type) ?? joined;
+      if (length === 1 && DATE_TYPES.has(type)) return isoDate(joined, type) ?? joined;
       return joined;
     }
-    return other();
+    return other(start, end);
   };
 
   const insert = () => {
@@ -301,7 +311,8 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
     }
     found = true;
     const t = tableOf(n);
-    const line = lineOf(text, listStart);
+    // Only a warning needs the line: counting lines per statement would make a long script quadratic.
+    const line = () => lineOf(text, listStart);
     const map = list === null ? null : list.map((c) => columnIndex(t, c, line));
     const width = list !== null ? list.length : t.declared > 0 ? t.declared : -1;
     next();
@@ -314,19 +325,25 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
       for (;;) {
         const start = lex.start;
         let end = start;
-        const tokens: Token[] = [];
+        let count = 0;
         let depth = 0;
         while (!(depth === 0 && kind() === 'punct' && (value() === ',' || value() === ')'))) {
           if (kind() === 'end' || kind() === 'eof') syntax();
           if (kind() === 'punct' && value() === '(' && ++depth > SQL_MAX_DEPTH) fail('sql_too_deep', lex.start, { max: SQL_MAX_DEPTH });
           if (kind() === 'punct' && value() === ')') depth--;
-          if (tokens.length <= MAX_VALUE_TOKENS) tokens.push({ kind: lex.kind, value: lex.value, prefix: lex.prefix });
+          if (count <= MAX_VALUE_TOKENS) {
+            const tk = (pool[count] ??= { kind: 'eof', value: '', prefix: '' });
+            tk.kind = lex.kind;
+            tk.value = lex.value;
+            tk.prefix = lex.prefix;
+            count++;
+          }
           end = lex.end;
           next();
         }
         if (start === end) syntax();
         const col = map ? map[values.length] : values.length;
-        values.push(col === undefined ? null : cellOf(tokens, start, end, t.types[col] ?? '', start));
+        values.push(col === undefined ? null : cellOf(pool, count, start, end, t.types[col] ?? ''));
         if (value() === ')') break;
         next();
       }
@@ -394,6 +411,7 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
   if (!found) throw new FormatError('sql_nothing', 'no CREATE TABLE and no INSERT … VALUES');
 
   const { ctx } = o;
+  const dialect: DialectId = o.dialect !== 'auto' ? o.dialect : mysql ? 'mysql' : lex.marks.sqlserver ? 'sqlserver' : lex.marks.postgres ? 'postgres' : 'standard';
   ctx.message('info', o.dialect === 'auto' ? 'sql_dialect_detected' : 'sql_dialect', { dialect: dialect });
   for (const [kind, count] of ignored) ctx.message('warning', 'sql_ignored', { kind, count });
   if (trailing.count > 0) ctx.message('warning', 'sql_trailing_ignored', { count: trailing.count, line: trailing.line });
@@ -406,23 +424,41 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
 
+const fractionMs = (frac: string | undefined) => (frac ? Math.round(Number(`0.${frac}`) * 1000) : 0);
+
+/** Digits of s[from, to) as a number, or -1. */
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/** A valid date of the proleptic Gregorian calendar (years 1–9999) at that time, or null. */
+function utcDate(y: number, mo: number, d: number, h: number, mi: number, se: number, ms: number): Date | null {
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return null;
+  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, se, ms));
+  if (y < 100) date.setUTCFullYear(y);
+  return date.getUTCDate() === d ? date : null;
+}
+
 /** The Date of an ISO date, date-time or (in a TIME column) time of day; null when it is not one. */
 function isoDate(s: string, type: string): Date | null {
-  const ms = (frac: string | undefined) => (frac ? Math.round(Number(`0.${frac}`) * 1000) : 0);
   if (type === 'TIME') {
     const m = TIME.exec(s);
     if (!m) return null;
     const [h, mi, se] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
     if (h > 23 || mi > 59 || se > 59) return null;
-    return new Date(Date.UTC(1899, 11, 30, h, mi, se, ms(m[4])));
+    return new Date(Date.UTC(1899, 11, 30, h, mi, se, fractionMs(m[4])));
   }
+  // The common case, `yyyy-mm-dd`, without a regular expression.
+  if (s.length === 10 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45) return utcDate(digits(s, 0, 4), digits(s, 5, 7), digits(s, 8, 10), 0, 0, 0, 0);
   const m = ISO.exec(s);
   if (!m) return null;
-  const [y, mo, d, h, mi, se] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0));
-  if (y < 1 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return null;
-  const date = new Date(Date.UTC(2000, mo - 1, d, h, mi, se, ms(m[7])));
-  date.setUTCFullYear(y);
-  return date.getUTCDate() === d ? date : null;
+  return utcDate(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), fractionMs(m[7]));
 }
 
 /** A SQL script as a workbook: one sheet per table, named after it without its schema. */

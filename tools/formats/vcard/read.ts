@@ -234,12 +234,19 @@ export function readVcards(text: string, ctx: Pick<FormatContext, 'message'>): V
   };
   let lineNo = 0;
   let i = 0;
+  // The next LF and CR, each searched again only once passed: a file without CR costs one search, not one a line.
+  const after = (ch: string, from: number) => {
+    const k = text.indexOf(ch, from);
+    return k < 0 ? Infinity : k;
+  };
+  let lf = -1;
+  let cr = -1;
   while (i <= text.length) {
-    let end = text.indexOf('\n', i);
-    const cr = text.indexOf('\r', i);
-    if (end < 0) end = text.length;
+    if (lf < i) lf = after('\n', i);
+    if (cr < i) cr = after('\r', i);
+    let end = Math.min(lf, text.length);
     let next = end + 1;
-    if (cr >= 0 && cr < end) {
+    if (cr < end) {
       end = cr;
       next = text.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
     }
