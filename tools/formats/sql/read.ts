@@ -320,21 +320,27 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
       if (!(kind() === 'punct' && value() === '(')) syntax();
       const tupleStart = lex.start;
       next();
-      const values: Cell[] = [];
+      // The row is filled as values are read: no list of values besides it.
+      const row: Row = new Array<Cell>(t.columns.length).fill(null);
+      let found = 0;
       // One value per pass: its tokens (the first few), up to a comma or the tuple's end at depth 0.
       for (;;) {
         const start = lex.start;
         let end = start;
         let count = 0;
         let depth = 0;
-        while (!(depth === 0 && kind() === 'punct' && (value() === ',' || value() === ')'))) {
-          if (kind() === 'end' || kind() === 'eof') syntax();
-          if (kind() === 'punct' && value() === '(' && ++depth > SQL_MAX_DEPTH) fail('sql_too_deep', lex.start, { max: SQL_MAX_DEPTH });
-          if (kind() === 'punct' && value() === ')') depth--;
+        for (;;) {
+          const k = kind();
+          const v = value();
+          if (k === 'punct') {
+            if (depth === 0 && (v === ',' || v === ')')) break;
+            if (v === '(' && ++depth > SQL_MAX_DEPTH) fail('sql_too_deep', lex.start, { max: SQL_MAX_DEPTH });
+            if (v === ')') depth--;
+          } else if (k === 'end' || k === 'eof') syntax();
           if (count <= MAX_VALUE_TOKENS) {
             const tk = (pool[count] ??= { kind: 'eof', value: '', prefix: '' });
-            tk.kind = lex.kind;
-            tk.value = lex.value;
+            tk.kind = k;
+            tk.value = v;
             tk.prefix = lex.prefix;
             count++;
           }
@@ -342,20 +348,22 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
           next();
         }
         if (start === end) syntax();
-        const col = map ? map[values.length] : values.length;
-        values.push(col === undefined ? null : cellOf(pool, count, start, end, t.types[col] ?? ''));
+        const col = map ? map[found] : found;
+        found++;
+        if (col !== undefined) {
+          const c = cellOf(pool, count, start, end, t.types[col] ?? '');
+          if (c !== null) {
+            if (++cells > o.maxCells) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: o.maxCells } });
+            t.cells++;
+            while (row.length <= col) row.push(null);
+            row[col] = c;
+          }
+        }
         if (value() === ')') break;
         next();
       }
-      if (width >= 0 && values.length !== width) fail('sql_values', tupleStart, { expected: width, found: values.length, table: t.name });
-      const row: Row = new Array(Math.max(t.columns.length, values.length)).fill(null);
-      for (let i = 0; i < values.length; i++) {
-        const v = values[i];
-        if (v === null) continue;
-        if (++cells > o.maxCells) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: o.maxCells } });
-        t.cells++;
-        row[map ? map[i] : i] = v;
-      }
+      if (width >= 0 && found !== width) fail('sql_values', tupleStart, { expected: width, found, table: t.name });
+      while (row.length < found) row.push(null);
       t.rows.push(row);
       next();
       if (kind() === 'punct' && value() === ',') {
