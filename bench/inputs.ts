@@ -12,7 +12,7 @@ import * as XLSX from 'xlsx';
 import { createContext } from '../tools/core/execute.ts';
 import type { Cell, Row } from '../tools/formats/model.ts';
 import { tableOf } from '../tools/formats/batch.ts';
-import { writeHtml, writeXml } from '../tools/formats/index.ts';
+import { columnInfo, DIALECT, writeHtml, writeSql, writeXml } from '../tools/formats/index.ts';
 import { writeXlsx } from '../tools/formats/xlsx/write.ts';
 
 export const TITLES = ['id', 'cliente', 'fecha', 'importe', 'pagado', 'email', 'provincia', 'comentario', 'unidades', 'nota'];
@@ -170,6 +170,12 @@ export interface Inputs {
   size: Record<string, number>;
 }
 
+/** The rows as excel-to-sql writes them in the standard dialect (CREATE TABLE, INSERTs of 100 rows): what sql-to-excel reads. */
+function sqlScript(titles: string[], rows: Row[]): Uint8Array {
+  const types = titles.map((_, i) => columnInfo(rows, i));
+  return writeSql(rows, { dialect: DIALECT.standard, table: 'datos', columns: titles, types, createTable: true, batchSize: 100 }).bytes;
+}
+
 /** Writes every input of the run; the huge ones only when asked (BENCH_HUGE=1). */
 export function writeInputs(dir: string, rows: number, o: { huge: boolean; parts: number; pdfRows: number }): Inputs {
   mkdirSync(dir, { recursive: true });
@@ -181,6 +187,7 @@ export function writeInputs(dir: string, rows: number, o: { huge: boolean; parts
   const data = mediumRows(rows);
   put('medio.csv', toCsv(TITLES, data));
   put('medio.xlsx', sheetjsWorkbook(TITLES, data, 'xlsx'));
+  put('medio.sql', sqlScript(TITLES, data));
   put('medio-servicio.xlsx', serviceWorkbook(TITLES, data));
   put('medio.xls', xlsWorkbook(dir, data.slice(0, XLS_MAX_DATA_ROWS)));
   put('pdf.xlsx', sheetjsWorkbook(TITLES, data.slice(0, o.pdfRows), 'xlsx'));

@@ -168,6 +168,13 @@ export const peers = {
     needs: { bin: ['sqlite3'] },
     command: (io) => `sqlite3 :memory: '.import --csv ${io.inputs[0].replace(/'/g, '')} datos' '.output ${join(io.out, 'datos.sql').replace(/'/g, '')}' '.dump datos'`,
   }),
+  sqliteLoadExport: (same = true): Peer => ({
+    name: 'sqlite3 .read + CSV export',
+    same,
+    ...(same ? {} : { note: 'writes CSV' }),
+    needs: { bin: ['sqlite3'] },
+    command: (io) => `sqlite3 :memory: ${q(`.read ${io.inputs[0].replace(/'/g, '')}`)} '.headers on' '.mode csv' ${q(`.output ${join(io.out, 'datos.csv')}`)} 'SELECT * FROM datos;'`,
+  }),
   pandas,
 };
 

@@ -14,7 +14,10 @@ import excelToXml from './convert/excel-to-xml.ts';
 import excelToYaml from './convert/excel-to-yaml.ts';
 import htmlToExcel from './convert/html-to-excel.ts';
 import jsonToExcel from './convert/json-to-excel.ts';
+import excelToVcard from './convert/excel-to-vcard.ts';
 import markdownToExcel from './convert/markdown-to-excel.ts';
+import sqlToExcel from './convert/sql-to-excel.ts';
+import vcardToExcel from './convert/vcard-to-excel.ts';
 import xmlToExcel from './convert/xml-to-excel.ts';
 import flattenSheets from './merge-split/flatten-sheets.ts';
 import mergeByKey from './merge-split/merge-by-key.ts';
@@ -27,4 +30,4 @@ import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, mergeByKey, mergeColumns, splitColumn, splitToSheets, xmlToExcel, htmlToExcel, excelToMarkdown, markdownToExcel, convertCsv, excelToTxt, excelToYaml, excelToDocx] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, mergeByKey, mergeColumns, splitColumn, splitToSheets, xmlToExcel, htmlToExcel, excelToMarkdown, markdownToExcel, convertCsv, excelToTxt, excelToYaml, excelToDocx, sqlToExcel, excelToVcard, vcardToExcel] as const;

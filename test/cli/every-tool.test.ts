@@ -22,6 +22,8 @@ const INPUTS: Record<string, (dir: string, name: string) => void> = {
   xml: (dir, name) => writeFileSync(join(dir, name), '<datos><fila><Cliente>Ana</Cliente><Importe>12.5</Importe></fila><fila><Cliente>Íñigo</Cliente><Importe>3</Importe></fila></datos>'),
   html: (dir, name) => copyFileSync(join(FIXTURES, 'html/wikipedia.html'), join(dir, name)),
   md: (dir, name) => writeFileSync(join(dir, name), '| Cliente | Importe |\n| --- | ---: |\n| Ana | 12,5 |\n| Íñigo | 3 |\n'),
+  vcf: (dir, name) => writeFileSync(join(dir, name), 'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ana Muñoz\r\nTEL;TYPE=CELL:600111222\r\nEND:VCARD\r\n'),
+  sql: (dir, name) => writeFileSync(join(dir, name), "CREATE TABLE ventas (Cliente VARCHAR(20), Importe DECIMAL(5,1));\nINSERT INTO ventas VALUES ('Ana', 12.5), ('Íñigo', 3);\n"),
 };
 
 /** Values for options a tool requires without a default (they must fit the fixtures above). */
@@ -31,6 +33,11 @@ const REQUIRED: Record<string, Record<string, string>> = {
   'merge-columns': { columns: 'Cliente,Importe' },
   'split-column': { column: 'Cliente' },
   'split-to-sheets': { column: 'Cliente' },
+};
+
+/** Options a tool needs on these fixtures although they have defaults (ventas has no contact titles). */
+const WITH: Record<string, string[]> = {
+  'excel-to-vcard': ['--full-name', 'Cliente'],
 };
 
 /** What a result of each extension must start with, or how it must read. */
@@ -64,6 +71,7 @@ function commandFor(tool: AnyTool, dir: string): string[] {
     assert.ok(value !== undefined, `${tool.id}: the required option ${name} has no value for this test; add one to REQUIRED`);
     options.push(`--${name}`, value);
   }
+  options.push(...(WITH[tool.id] ?? []));
   return [tool.id, ...names, ...options, '-o', `${tool.id}-out/`, '--json'];
 }
 

@@ -105,6 +105,7 @@ const REQUIRED: Record<string, Record<string, unknown>> = {
   'merge-columns': { columns: 'id,nombre' },
   'split-column': { column: 'nombre' },
   'split-to-sheets': { column: 'nombre' },
+  'excel-to-vcard': { 'full-name': 'nombre' },
 };
 
 /** Arguments with which `tool` succeeds: a small input of a format it reads, and its required options. */
@@ -120,7 +121,11 @@ function goodArguments(tool: AnyTool): Record<string, unknown> {
           ? fileObject('tabla.html', '<table><tr><th>id</th></tr><tr><td>001</td></tr></table>')
           : formats.includes('md')
             ? fileObject('datos.md', '| id | importe |\n| --- | --- |\n| 001 | 10.5 |\n')
-            : fixture('dos-hojas.xlsx');
+            : formats.includes('sql')
+              ? fileObject('datos.sql', "CREATE TABLE t (id TEXT);\nINSERT INTO t VALUES ('001');")
+              : formats.includes('vcf')
+                ? fileObject('datos.vcf', 'BEGIN:VCARD\r\nFN:Ana\r\nEND:VCARD\r\n')
+                : fixture('dos-hojas.xlsx');
   const files = tool.input.kind === 'files' ? { files: [input, fileObject('mas.csv', CSV)] } : { file: input };
   const more = Object.fromEntries((tool.input.more ?? []).map((m) => [m.field, fileObject('otra.csv', CSV)]));
   return { ...files, ...more, ...(REQUIRED[tool.id] ?? {}) };

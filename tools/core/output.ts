@@ -18,6 +18,7 @@ export const CONTENT_TYPES: Record<string, string> = {
   tsv: 'text/tab-separated-values; charset=utf-8',
   json: 'application/json; charset=utf-8',
   sql: 'application/sql; charset=utf-8',
+  vcf: 'text/vcard; charset=utf-8',
   xml: 'application/xml; charset=utf-8',
   html: 'text/html; charset=utf-8',
   pdf: 'application/pdf',

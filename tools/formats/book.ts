@@ -37,7 +37,7 @@ export interface SheetRead extends ReadOptions {
 /** What a format gives the machinery. Reading may throw NeedsFallback (when the reader has a fallback). */
 export interface BookReader {
   readonly format: ContentFormat;
-  readonly sheets: readonly { name: string; visibility: Visibility }[];
+  readonly sheets: readonly { name: string; visibility: Visibility; source?: string }[];
   readonly encoding?: TextEncodingName;
   /** Sheet `i` read whole. */
   table(i: number, read: SheetRead): Table;
@@ -140,6 +140,7 @@ class BookSheet implements Sheet {
     readonly index: number,
     readonly name: string,
     readonly visibility: Visibility,
+    readonly source?: string,
   ) {}
 
   table(): Table {
@@ -196,7 +197,7 @@ export class Book implements Workbook {
     this.streams = reader.stream !== undefined;
     this.format = reader.format;
     if (reader.encoding !== undefined) this.encoding = reader.encoding;
-    this.sheets = reader.sheets.map((s, i) => new BookSheet(this, i, s.name, s.visibility));
+    this.sheets = reader.sheets.map((s, i) => new BookSheet(this, i, s.name, s.visibility, s.source));
     this.first = this.sheets.find((s) => s.visibility === 'visible') ?? this.sheets[0];
     this.cells = new CellBudget(ctx.limits.maxCells);
     this.spent = this.sheets.map(() => 0);

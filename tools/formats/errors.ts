@@ -32,6 +32,15 @@ export type FormatReason =
   | 'json_too_deep'
   | 'json_not_list'
   | 'json_item_not_object'
+  /** SQL input: a string, identifier or comment never closed; a statement that cannot be read; a tuple of the
+   * wrong width; parentheses nested too deep; no CREATE TABLE and no INSERT … VALUES. */
+  | 'sql_unclosed'
+  | 'sql_syntax'
+  | 'sql_values'
+  | 'sql_too_deep'
+  | 'sql_nothing'
+  /** vCard input: no BEGIN:VCARD. */
+  | 'vcard_none'
   /** More cells with a value than a run may read (too_complex). */
   | 'cells'
   /** A used range far too large for its cells. */

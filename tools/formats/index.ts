@@ -20,6 +20,9 @@ export { writeSql, type SqlOptions } from './sql/write.ts';
 export { columnInfo, type ColumnInfo } from './sql/column-types.ts';
 export { DIALECT, DIALECTS, type Dialect } from './sql/dialects.ts';
 export { columnNames, DEFAULT_TABLE, tableName, type ColumnNames } from './sql/names.ts';
+export { SQL_DIALECTS, SQL_MAX_DEPTH, type SqlDialectOption } from './sql/read.ts';
+export { escapeValue, foldLine, VCARD_VERSIONS, VcardWriter, type VcardProperty, type VcardVersion } from './vcard/write.ts';
+export { CONTACT_FIELDS, detectFields, titleForm, type ContactField } from './vcard/fields.ts';
 
 // Table helpers shared by tools: stacking, titles, names, message lists.
 export { stack, type StackOptions, type StackSource } from './table/stack.ts';

@@ -120,6 +120,8 @@ export type Visibility = 'visible' | 'hidden' | 'veryHidden';
 
 export interface Sheet<C = Cell> {
   readonly name: string;
+  /** The name the file gives what the sheet was read from, when the sheet's name is only part of it (an SQL table with its schema). */
+  readonly source?: string;
   /** 0-based position in tab order. */
   readonly index: number;
   readonly visibility: Visibility;
@@ -137,7 +139,7 @@ export interface Sheet<C = Cell> {
 }
 
 /** What a file's content was read as. */
-export type ContentFormat = 'xlsx' | 'xls' | 'ods' | 'csv' | 'json' | 'html' | 'xml' | 'spreadsheetml' | 'biff' | 'markdown';
+export type ContentFormat = 'xlsx' | 'xls' | 'ods' | 'csv' | 'json' | 'html' | 'xml' | 'spreadsheetml' | 'biff' | 'markdown' | 'sql' | 'vcard';
 
 export interface Workbook<C = Cell> {
   readonly format: ContentFormat;

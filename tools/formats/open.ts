@@ -25,6 +25,8 @@ import { XmlReader, type XmlReadOptions } from './xml/read.ts';
 import { MarkdownReader } from './markdown/read.ts';
 import type { Cell, ContentFormat, FormatContext, SourceFile, Workbook } from './model.ts';
 import { sniff, type Content } from './sniff.ts';
+import { SqlReader, type SqlDialectOption } from './sql/read.ts';
+import { VcardReader } from './vcard/read.ts';
 import { XlsReader } from './xls/read.ts';
 import { XlsxReader } from './xlsx/read.ts';
 
@@ -41,6 +43,8 @@ export interface OpenOptions {
   xml?: XmlReadOptions;
   /** Markdown: cells as written, only escaped pipes and `<br>` undone (markdown-to-excel's keep-markdown). */
   keepMarkdown?: boolean;
+  /** SQL: the dialect whose quoting the script uses; `auto` decides from the script. Default auto. */
+  sqlDialect?: SqlDialectOption;
   /** Tests: read with SheetJS, the reader of last resort, to compare the fast readers with it. */
   reader?: 'sheetjs';
 }
@@ -64,6 +68,8 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   if (ext === 'csv' && o.reader === undefined) return open(() => new CsvReader(file, o.delimiter));
   if (ext === 'json' && o.reader === undefined) return open(() => new JsonReader(file));
   if (ext === 'md' || ext === 'markdown') return open(() => new MarkdownReader(file, ctx, { keep: o.keepMarkdown ?? false }));
+  if ((ext === 'vcf' || ext === 'vcard') && o.reader === undefined) return open(() => new VcardReader(file, ctx));
+  if (ext === 'sql' && o.reader === undefined) return open(() => new SqlReader(file, ctx, o.sqlDialect ?? 'auto'));
   const content = sniff(file.bytes);
   if ((ext === 'xml' || ext === 'html' || ext === 'htm') && o.reader === undefined) {
     // Markup readers take text in any encoding; a package or binary file under such a name is refused.

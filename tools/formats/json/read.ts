@@ -205,8 +205,8 @@ function decimalKey(s: string): string {
   return digits === '' ? '0' : `${m[1]}${digits}e${point}`;
 }
 
-/** The double `n` reads back as the literal's exact decimal value (shortest round-trip form). */
-function sameDecimal(literal: string, n: number): boolean {
+/** The double `n` reads back as the literal's exact decimal value (shortest round-trip form); SQL numbers too. */
+export function sameDecimal(literal: string, n: number): boolean {
   return Number.isFinite(n) && decimalKey(literal) === decimalKey(String(n));
 }
 
