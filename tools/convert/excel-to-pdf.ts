@@ -61,6 +61,6 @@ export default defineTool({
       size: PAPER_NAMES[opts['page-size']],
       orientation: ctx.t(`pdf.${orientation}`),
     });
-    return { files: [ctx.file(`${baseNameOf(file.name)}.pdf`, writtenOf(pdf.bytes, sheet, table.rows))] };
+    return { files: [ctx.file(`${baseNameOf(file.name)}.pdf`, { ...writtenOf(pdf.bytes, sheet, table.rows), removed: pdf.removed })] };
   },
 });

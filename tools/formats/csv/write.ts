@@ -3,9 +3,10 @@
 import { FirstRows, rowsOf } from '../batch.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 import { joinBytes } from '../util/bytes.ts';
-import { CellError, FullCell, isoDate, type AnyCell, type RowBatch, type TableData, type TableHead, type Written } from '../model.ts';
+import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type Removed, type RowBatch, type TableData, type TableHead, type Written } from '../model.ts';
 import { isoTime, isTimeOnly } from '../dates.ts';
 import { titleRow } from '../table/titles.ts';
+import { nulFilter, type CharFilter } from '../removed.ts';
 import type { TableWriter } from '../xlsx/write.ts';
 import { RecordBatch } from './book.ts';
 import { PLAIN } from './records.ts';
@@ -86,18 +87,30 @@ export function writeCsv(table: TableData<AnyCell>, o: CsvWriteOptions = {}): Ui
 export class CsvWriter {
   private readonly delimiter: string;
   private readonly special: RegExp;
+  /** What needs a second look: what needs quotes, and U+0000, which no result keeps (removed.ts). */
+  private readonly unusual: RegExp;
   /** Encoded text, and batches of records to copy at the end, in order. */
   private readonly chunks: (Buffer | RecordBatch)[] = [];
   private readonly dates = new BoundedMap<number, string>(4096);
   private out: string;
+  /** Rows written so far, the title row included: the row number of a cell that loses a NUL. */
+  private written = 0;
+  private readonly nul: CharFilter;
 
   constructor(
     private readonly width: number,
-    o: { delimiter?: string; bom?: boolean } = {},
+    o: { delimiter?: string; bom?: boolean; table?: string } = {},
   ) {
     this.delimiter = o.delimiter ?? ',';
     this.special = quotingRule(this.delimiter);
+    this.unusual = new RegExp(`${this.special.source}|\u0000`);
     this.out = o.bom !== false ? '\uFEFF' : '';
+    this.nul = nulFilter(o.table);
+  }
+
+  /** The NULs removed (a CSV read from bytes never holds one: the reader refuses them as binary). */
+  removed(): Removed | null {
+    return this.nul.removed();
   }
 
   row(row: readonly AnyCell[]): void {
@@ -105,16 +118,20 @@ export class CsvWriter {
   }
 
   rows(rows: readonly (readonly AnyCell[])[]): void {
-    const { width, delimiter, special } = this;
+    const { width, delimiter, special, unusual } = this;
     let out = this.out;
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
       const start = out.length;
       for (let i = 0; i < width; i++) {
         const c = row[i] ?? null;
-        const s = typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c);
+        let s = typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c);
         if (i > 0) out += delimiter;
-        out += csvField(s, special);
+        if (!unusual.test(s)) out += s;
+        else {
+          s = this.nul.clean(s, () => `${columnLetter(i)}${this.written + r + 1}`);
+          out += csvField(s, special);
+        }
       }
       // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
       if (width === 1 && out.length === start) out += '""';
@@ -125,6 +142,7 @@ export class CsvWriter {
       }
     }
     this.out = out;
+    this.written += rows.length;
   }
 
   /**
@@ -143,6 +161,7 @@ export class CsvWriter {
    * only noted here; finish() sizes the whole CSV and copies them once into it, as no other copy is made.
    */
   records(batch: RecordBatch): void {
+    this.written += batch.length;
     if (this.out.length > 0) {
       this.chunks.push(Buffer.from(this.out, 'utf8'));
       this.out = '';
@@ -271,7 +290,7 @@ export interface CsvWriterOptions {
 export function csvWriter(head: TableHead, o: CsvWriterOptions = {}): TableWriter {
   const delimiter = o.delimiter ?? head.delimiter ?? ',';
   const width = head.width;
-  const csv = new CsvWriter(width, { delimiter, bom: o.bom });
+  const csv = new CsvWriter(width, { delimiter, bom: o.bom, table: o.name ?? head.name });
   if (o.titles !== false && head.header && head.header.length > 0) csv.row(o.typedTitles ? titleRow(head)! : head.header);
   const first = new FirstRows();
   let count = 0;
@@ -283,7 +302,7 @@ export function csvWriter(head: TableHead, o: CsvWriterOptions = {}): TableWrite
       else csv.rows(rowsOf(batch));
     },
     end(): Written {
-      return { bytes: csv.finish(), preview: first.preview(o.name ?? head.name, head.header, width, count) };
+      return { bytes: csv.finish(), preview: first.preview(o.name ?? head.name, head.header, width, count), removed: csv.removed() };
     },
   };
 }

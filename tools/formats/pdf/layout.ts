@@ -9,7 +9,7 @@
 // laid out here (wrap.ts, pages.ts: widths are known, so every row's height is) and drawn into pdfmake's pages
 // at pdfkit's level (draw.ts), because pdfmake's own table layout takes about 0.6 ms per row.
 import { FormatError } from '../errors.ts';
-import type { Cell, Row } from '../model.ts';
+import { columnLetter, type Cell, type Removed, type Row } from '../model.ts';
 import { displayText, type DisplayWords, type Lang } from './cell-text.ts';
 import { fitWidths, measureColumns, packBands, type Measure } from './columns.ts';
 import { TableDrawer, type DrawRow } from './draw.ts';
@@ -49,6 +49,8 @@ export interface PdfResult {
   bands: number;
   /** Characters the font cannot draw, shown as U+FFFD. */
   missing: { count: number; first: { row: number; column: number } | 'title' | null };
+  /** U+0000 left out of the cells (removed.ts), for Written.removed. */
+  removed: Removed | null;
 }
 
 const MARGIN_X = 28;
@@ -74,13 +76,14 @@ export function planColumns(table: PdfTable, o: Pick<PdfOptions, 'pageSize' | 'o
 export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan, o: PdfOptions): Promise<PdfResult> {
   const { pdfmake, normal, bold } = pdfSetup();
   const missing: PdfResult['missing'] = { count: 0, first: null };
+  const nuls = { count: 0, first: '' };
   const stopIfAborted = () => {
     if (o.signal.aborted) throw new FormatError('too-complex', 'stopped: past the time limit', { params: { reason: 'time' } });
   };
   const title = cleanText(o.title, normal, () => {
     missing.count++;
     missing.first ??= 'title';
-  });
+  }, null);
   const page = pageBox(o, normal, bold.width(title) * (o.fontSize + 2));
   const lineHeight = o.fontSize * normal.lineHeight * LINE_SPACING;
   const hasHeader = table.header !== null;
@@ -88,9 +91,9 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
   const captions = bands.map((columns) => (bands.length > 1 ? wrapLines(o.bandLabel(columns[0] + 1, columns[columns.length - 1] + 1, table.width), page.width, bold, o.fontSize) : null));
   const captionHeight = (b: number) => (captions[b] ? captions[b]!.length * lineHeight + CAPTION_GAP : 0);
 
-  /** A cell's text as drawn; `onMissing` hears of each character the font lacks. */
-  const cellText = (cells: Cell[] | null, column: number, onMissing: (() => void) | null) =>
-    cleanText(displayText(cells?.[column] ?? null, o.lang, o.words), normal, onMissing);
+  /** A cell's text as drawn; `onMissing` hears of each character the font lacks, `onNul` of each U+0000 left out. */
+  const cellText = (cells: Cell[] | null, column: number, onMissing: (() => void) | null, onNul: (() => void) | null = null) =>
+    cleanText(displayText(cells?.[column] ?? null, o.lang, o.words), normal, onMissing, onNul);
 
   // First pass: every row's height in lines, and the characters the font lacks, counted once per cell (in the
   // order the cells are printed).
@@ -104,12 +107,15 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
         missing.count++;
         missing.first ??= { row: atRow, column: atColumn };
       };
+      const onNul = () => {
+        if (nuls.count++ === 0) nuls.first = `${columnLetter(atColumn)}${atRow + 1}`;
+      };
       const tallest = (cells: Cell[] | null, row: number, font: FontMetrics) => {
         let lines = 1;
         atRow = row;
         for (let i = 0; i < columns.length; i++) {
           atColumn = columns[i];
-          lines = Math.max(lines, lineCount(cellText(cells, columns[i], onMissing), widthsOf[b][i], font, o.fontSize));
+          lines = Math.max(lines, lineCount(cellText(cells, columns[i], onMissing, onNul), widthsOf[b][i], font, o.fontSize));
         }
         return lines;
       };
@@ -168,7 +174,8 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
     drawer.drawPage(i, MARGIN_X, page.margins[1], p.caption ? captions[p.band] : null, captionHeight(p.band), widthsOf[p.band], rows);
   });
   const bytes = await outputOf(pdf);
-  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), pages: pageCount, bands: bands.length, missing };
+  const removed: Removed | null = nuls.count === 0 ? null : { kind: 'nul', count: nuls.count, cell: nuls.first, table: o.title };
+  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), pages: pageCount, bands: bands.length, missing, removed };
 }
 
 /** Ends the document and gathers its bytes (as pdfmake's getBuffer does). */
@@ -183,19 +190,21 @@ function outputOf(pdf: PdfKitDocument): Promise<Buffer> {
 }
 
 /**
- * A text as the font can draw it: line breaks as `\n`, tabs as spaces, and U+FFFD for each character the font
- * has no glyph for (`onMissing` is told of each).
+ * A text as the font can draw it: line breaks as `\n`, tabs as spaces, U+0000 left out (`onNul` is told of
+ * each: no result keeps one, removed.ts), and U+FFFD for each character the font has no glyph for (`onMissing`
+ * is told of each).
  */
-function cleanText(text: string, font: FontMetrics, onMissing: (() => void) | null): string {
+function cleanText(text: string, font: FontMetrics, onMissing: (() => void) | null, onNul: (() => void) | null): string {
   let plain = true;
   for (let i = 0; i < text.length && plain; i++) {
     const c = text.charCodeAt(i);
-    plain = c === 10 || (c !== 13 && c !== 9 && font.covers(c));
+    plain = c === 10 || (c !== 13 && c !== 9 && c !== 0 && font.covers(c));
   }
   if (plain) return text;
   let out = '';
   for (const ch of text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ')) {
-    if (ch === '\n' || font.covers(ch.codePointAt(0)!)) out += ch;
+    if (ch === '\u0000') onNul?.();
+    else if (ch === '\n' || font.covers(ch.codePointAt(0)!)) out += ch;
     else {
       out += REPLACEMENT;
       onMissing?.();
