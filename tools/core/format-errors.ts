@@ -14,6 +14,7 @@ const FORMAT_ERRORS: Record<FormatReason, { code: ErrorCode; details?: string }>
   json_too_deep: { code: 'invalid_file', details: 'json_too_deep' },
   json_not_list: { code: 'invalid_file', details: 'json_not_list' },
   json_item_not_object: { code: 'invalid_file', details: 'json_item_not_object' },
+  'cell-outside-grid': { code: 'invalid_file', details: 'cell-outside-grid' },
   cells: { code: 'too_complex', details: 'cells' },
   'sheet-extent': { code: 'too_complex', details: 'sheet-extent' },
   'zip-ratio': { code: 'too_complex', details: 'zip-ratio' },

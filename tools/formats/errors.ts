@@ -28,6 +28,8 @@ export type FormatReason =
   | 'json_item_not_object'
   /** More cells with a value than a run may read (too_complex). */
   | 'cells'
+  /** A cell or row reference outside Excel's grid (A1:XFD1048576): a broken file (invalid_file). */
+  | 'cell-outside-grid'
   /** A used range far too large for its cells. */
   | 'sheet-extent'
   /** A ZIP entry inflating past the ratio bound, or a file past the inflated-size bound. */
