@@ -20,6 +20,7 @@ const FORMAT_ERRORS: Record<FormatReason, { code: ErrorCode; details?: string }>
   'zip-ratio': { code: 'too_complex', details: 'zip-ratio' },
   'zip-size': { code: 'too_complex', details: 'zip-size' },
   'too-complex': { code: 'too_complex' },
+  'pdf-lines': { code: 'too_complex', details: 'pdf_lines' },
   'format-limit': { code: 'format_limit_exceeded' },
 };
 

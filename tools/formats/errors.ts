@@ -35,6 +35,8 @@ export type FormatReason =
   /** A ZIP entry inflating past the ratio bound, or a file past the inflated-size bound. */
   | 'zip-ratio'
   | 'zip-size'
+  /** A PDF whose rows take more lines than a run lays out (too_complex). */
+  | 'pdf-lines'
   /** Past a bound with no message of its own (too_complex). */
   | 'too-complex'
   /** A result that does not fit its format (rows, columns, characters). */

@@ -28,4 +28,4 @@ export { namedTitles, uniqueNames } from './table/names.ts';
 export { listText } from './report.ts';
 export { DELIMITERS } from './csv/read.ts';
 export { JSON_MAX_DEPTH } from './json/read.ts';
-export { planColumns, renderPdf, type PdfTable } from './pdf/layout.ts';
+export { planColumns, renderPdf, PDF_CELL_CHARS, PDF_LINES_PER_ROW, type PdfTable } from './pdf/layout.ts';

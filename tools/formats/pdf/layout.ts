@@ -34,6 +34,11 @@ export interface PdfOptions {
   /** Caption of a band of columns when the table is printed in several. */
   bandLabel(first: number, last: number, total: number): string;
   signal: AbortSignal;
+  /**
+   * Lines the table's rows may take, all bands together (a row counts its lines, at least one): past it the
+   * run is refused before anything is drawn. Pages, which the time goes to, follow lines, not rows.
+   */
+  maxLines: number;
 }
 
 export interface PdfTable {
@@ -63,14 +68,49 @@ export interface ColumnPlan {
   /** Column indexes of each band, left to right; empty when the table has no column. */
   bands: number[][];
   measures: Measure[];
+  /** Cells cut to PDF_CELL_CHARS characters, and the first of them (row 0 is the title row). */
+  cut: { count: number; first: { row: number; column: number } | null };
 }
 
-/** Measures the columns and groups them into the bands that fit the page (the row bound counts bands too). */
+/**
+ * Characters a cell prints at most: the rest is cut, with a warning (a text cell of 1 MB took the whole time
+ * limit to lay out, and printed as 120 pages of one cell). About three pages of a narrow column.
+ */
+export const PDF_CELL_CHARS = 10_000;
+
+/** Lines a run lays out, per row PDF_MAX_ROWS allows: a few tall rows pass, a table of long texts does not. */
+export const PDF_LINES_PER_ROW = 2;
+
+/**
+ * Measures the columns and groups them into the bands that fit the page (the row bound counts bands too),
+ * after cutting every text longer than PDF_CELL_CHARS (in `table` itself: what is printed is what is previewed).
+ */
 export function planColumns(table: PdfTable, o: Pick<PdfOptions, 'pageSize' | 'orientation' | 'fontSize' | 'lang' | 'words'>): ColumnPlan {
   const { normal, bold } = pdfSetup();
+  const cut = cutLongCells(table);
   const measures = measureColumns(table, o, (text, header) => (header ? bold : normal).width(text) * o.fontSize);
-  return { bands: packBands(measures, pageBox(o, normal).width - RULE, COLUMN_EXTRA, o.fontSize), measures };
+  return { bands: packBands(measures, pageBox(o, normal).width - RULE, COLUMN_EXTRA, o.fontSize), measures, cut };
 }
+
+function cutLongCells(table: PdfTable): ColumnPlan['cut'] {
+  const cut: ColumnPlan['cut'] = { count: 0, first: null };
+  const rows = table.header ? [table.header, ...table.rows] : table.rows;
+  for (let r = 0; r < rows.length; r++) {
+    const cells = rows[r];
+    for (let c = 0; c < cells.length; c++) {
+      const v = cells[c];
+      if (typeof v !== 'string' || v.length <= PDF_CELL_CHARS) continue;
+      // A surrogate pair is never split.
+      const end = isHighSurrogate(v.charCodeAt(PDF_CELL_CHARS - 1)) ? PDF_CELL_CHARS - 1 : PDF_CELL_CHARS;
+      cells[c] = v.slice(0, end) + '…';
+      cut.count++;
+      cut.first ??= { row: table.header ? r : r + 1, column: c };
+    }
+  }
+  return cut;
+}
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
 
 /** Renders the table as planned by planColumns. */
 export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan, o: PdfOptions): Promise<PdfResult> {
@@ -97,6 +137,7 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
 
   // First pass: every row's height in lines, and the characters the font lacks, counted once per cell (in the
   // order the cells are printed).
+  let laidOut = 0;
   const pages = planPages(
     bands.length,
     (b) => {
@@ -124,6 +165,8 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
       for (let r = 0; r < table.rows.length; r++) {
         if (r % 4096 === 4095) stopIfAborted();
         rows[r] = tallest(table.rows[r], r + (hasHeader ? 1 : 0), normal);
+        // Refused as soon as it is known, not after measuring the rest.
+        if ((laidOut += rows[r]) > o.maxLines) throw new FormatError('pdf-lines', 'PDF lines', { params: { reason: 'pdf_lines', max: o.maxLines } });
       }
       return { titles, rows };
     },
@@ -159,18 +202,22 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
     o.fontSize,
     lineHeight,
   );
+  // A row continued over several pages is wrapped once, not once per page (a long cell made it quadratic).
+  let wrapped: { band: number; row: number; lines: string[][] } | null = null;
   pages.forEach((p: PagePlan, i) => {
     if (i % 16 === 0) stopIfAborted();
     const columns = bands[p.band];
-    const drawn = (cells: Cell[] | null, titles: boolean, from = 0, to?: number): DrawRow => {
-      const lines = columns.map((c, i) => wrapLines(cellText(cells, c, null), widthsOf[p.band][i], titles ? bold : normal, o.fontSize));
+    const drawn = (cells: Cell[] | null, titles: boolean, from = 0, to?: number, row = -2): DrawRow => {
+      const again = wrapped !== null && wrapped.band === p.band && wrapped.row === row;
+      const lines = again ? wrapped!.lines : columns.map((c, i) => wrapLines(cellText(cells, c, null), widthsOf[p.band][i], titles ? bold : normal, o.fontSize));
+      if (to !== undefined && !again) wrapped = { band: p.band, row, lines };
       const shown = to === undefined ? lines : lines.map((l) => (from === 0 && l.length <= to ? l : l.slice(from, to)));
       const right = columns.map((c) => !titles && typeof cells?.[c] === 'number');
       return { cells: shown, right, titles, lines: to === undefined ? Math.max(1, ...lines.map((l) => l.length)) : to - from };
     };
     const rows: DrawRow[] = [];
     if (p.titles) rows.push(drawn(table.header, true));
-    for (const s of p.slices) rows.push(s.row < 0 ? drawn(table.header, true, s.from, s.to) : drawn(table.rows[s.row], false, s.from, s.to));
+    for (const s of p.slices) rows.push(s.row < 0 ? drawn(table.header, true, s.from, s.to, s.row) : drawn(table.rows[s.row], false, s.from, s.to, s.row));
     drawer.drawPage(i, MARGIN_X, page.margins[1], p.caption ? captions[p.band] : null, captionHeight(p.band), widthsOf[p.band], rows);
   });
   const bytes = await outputOf(pdf);
