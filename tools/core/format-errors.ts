@@ -22,6 +22,7 @@ const FORMAT_ERRORS: Record<FormatReason, { code: ErrorCode; details?: string }>
   'too-complex': { code: 'too_complex' },
   'pdf-lines': { code: 'too_complex', details: 'pdf_lines' },
   'format-limit': { code: 'format_limit_exceeded' },
+  'result-size': { code: 'result_too_large' },
 };
 
 /**

@@ -39,6 +39,8 @@ export type FormatReason =
   | 'pdf-lines'
   /** Past a bound with no message of its own (too_complex). */
   | 'too-complex'
+  /** Results past the MB a run may return (result_too_large), counted as they are written (budget.ts). */
+  | 'result-size'
   /** A result that does not fit its format (rows, columns, characters). */
   | 'format-limit';
 

@@ -5,6 +5,7 @@ export { FormatError, type FormatReason } from './errors.ts';
 export { openWorkbook, type OpenOptions } from './open.ts';
 export { ArrayTable, tableOf, writtenOf } from './batch.ts';
 export { zipBuilder } from './zip/write.ts';
+export { resultBudget, type ResultBudget } from './budget.ts';
 /** A map that forgets everything when full: caches with a bound, for the kernel and adapters too. */
 export { BoundedMap } from './util/bounded-map.ts';
 

@@ -171,6 +171,8 @@ export type Report = (level: MessageLevel, key: string, params?: Record<string, 
 export interface FormatLimits {
   /** Cells with a value one run may read (all files and sheets of a reader together). */
   maxCells: number;
+  /** MB the results of one run may take together, counted as writers write (budget.ts); unbounded when absent. */
+  maxResultMb?: number;
 }
 
 /**

@@ -7,6 +7,7 @@ import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type Removed,
 import { isoTime, isTimeOnly } from '../dates.ts';
 import { titleRow } from '../table/titles.ts';
 import { nulFilter, type CharFilter } from '../removed.ts';
+import type { ResultBudget } from '../budget.ts';
 import type { TableWriter } from '../xlsx/write.ts';
 import { RecordBatch } from './book.ts';
 import { PLAIN } from './records.ts';
@@ -97,10 +98,13 @@ export class CsvWriter {
   private written = 0;
   private readonly nul: CharFilter;
 
+  private readonly budget: ResultBudget | null;
+
   constructor(
     private readonly width: number,
-    o: { delimiter?: string; bom?: boolean; table?: string } = {},
+    o: { delimiter?: string; bom?: boolean; table?: string; budget?: ResultBudget | null } = {},
   ) {
+    this.budget = o.budget ?? null;
     this.delimiter = o.delimiter ?? ',';
     this.special = quotingRule(this.delimiter);
     this.unusual = new RegExp(`${this.special.source}|\u0000`);
@@ -122,7 +126,7 @@ export class CsvWriter {
     let out = this.out;
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
-      const start = out.length;
+      let start = out.length;
       for (let i = 0; i < width; i++) {
         const c = row[i] ?? null;
         let s = typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c);
@@ -132,17 +136,30 @@ export class CsvWriter {
           s = this.nul.clean(s, () => `${columnLetter(i)}${this.written + r + 1}`);
           out += csvField(s, special);
         }
+        // A row of huge cells is encoded (and counted) as it grows, not first made into one huge string.
+        if (out.length > HUGE_TEXT) {
+          this.encode(out);
+          out = '';
+          start = -1;
+        }
       }
       // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
       if (width === 1 && out.length === start) out += '""';
       out += '\r\n';
       if (out.length > 65_536) {
-        this.chunks.push(Buffer.from(out, 'utf8'));
+        this.encode(out);
         out = '';
       }
     }
     this.out = out;
     this.written += rows.length;
+  }
+
+  /** Text encoded into the result, counted against the run's budget. */
+  private encode(text: string): void {
+    const bytes = Buffer.from(text, 'utf8');
+    this.budget?.add(bytes.length);
+    this.chunks.push(bytes);
   }
 
   /**
@@ -163,7 +180,7 @@ export class CsvWriter {
   records(batch: RecordBatch): void {
     this.written += batch.length;
     if (this.out.length > 0) {
-      this.chunks.push(Buffer.from(this.out, 'utf8'));
+      this.encode(this.out);
       this.out = '';
     }
     this.chunks.push(batch);
@@ -171,7 +188,7 @@ export class CsvWriter {
 
   /** The CSV's bytes; the writer is done. */
   finish(): Uint8Array {
-    this.chunks.push(Buffer.from(this.out, 'utf8'));
+    this.encode(this.out);
     this.out = '';
     const chunks = this.chunks;
     if (!chunks.some((c) => c instanceof RecordBatch)) {
@@ -182,6 +199,8 @@ export class CsvWriter {
     const plans = chunks.map((c) => (c instanceof RecordBatch ? this.plan(c) : null));
     let size = 0;
     for (let i = 0; i < chunks.length; i++) size += plans[i]?.size ?? (chunks[i] as Buffer).length;
+    // The text was counted as it was encoded; the records copied count now, before the copy is made.
+    for (let i = 0; i < chunks.length; i++) if (plans[i]) this.budget?.add(plans[i]!.size);
     // Its own memory, exactly sized: never a slice of Node's shared buffer pool.
     const out = new Uint8Array(size);
     let p = 0;
@@ -272,6 +291,8 @@ export class CsvWriter {
 
 const CR = 13;
 const LF = 10;
+/** Characters of text a writer builds before encoding it, whatever a row holds. */
+const HUGE_TEXT = 1 << 22;
 
 export interface CsvWriterOptions {
   /** One character; the source's (a CSV keeps its delimiter) or a comma when left out. */
@@ -284,13 +305,15 @@ export interface CsvWriterOptions {
   typedTitles?: boolean;
   /** The table's name in the preview (a CSV holds none), when not the head's. */
   name?: string;
+  /** The run's result budget (resultBudget(ctx)): the writer stops when its bytes pass it. */
+  budget?: ResultBudget | null;
 }
 
 /** A table as CSV, written as its rows come: RFC 4180 quoting, CRLF, every row as wide as the head says. */
 export function csvWriter(head: TableHead, o: CsvWriterOptions = {}): TableWriter {
   const delimiter = o.delimiter ?? head.delimiter ?? ',';
   const width = head.width;
-  const csv = new CsvWriter(width, { delimiter, bom: o.bom, table: o.name ?? head.name });
+  const csv = new CsvWriter(width, { delimiter, bom: o.bom, table: o.name ?? head.name, budget: o.budget });
   if (o.titles !== false && head.header && head.header.length > 0) csv.row(o.typedTitles ? titleRow(head)! : head.header);
   const first = new FirstRows();
   let count = 0;

@@ -15,6 +15,10 @@ import type { TableWriter } from '../xlsx/write.ts';
 import { fieldAt, type CsvRecords } from '../csv/records.ts';
 import { detectType } from '../csv/detect-type.ts';
 import { nulFilter, type CharFilter } from '../removed.ts';
+import type { ResultBudget } from '../budget.ts';
+
+/** Characters of text a writer builds before encoding it, whatever a row holds. */
+const HUGE_TEXT = 1 << 22;
 
 export interface Layout {
   pretty: boolean;
@@ -65,8 +69,13 @@ function pieces(o: Layout) {
 }
 
 /** JSON of rows given a batch at a time (the titles of a list first), written into one growing string. */
-function textJson(o: Layout, titles: readonly string[] | null, nuls: Nuls): JsonOut {
+function textJson(o: Layout, titles: readonly string[] | null, nuls: Nuls, budget: ResultBudget | null = null): JsonOut {
   const chunks: Uint8Array[] = [];
+  const encode = (s: string) => {
+    const bytes = Buffer.from(s, 'utf8');
+    budget?.add(bytes.length);
+    chunks.push(bytes);
+  };
   const p = pieces(o);
   const dates = new Map<number, string>();
   let text = '[';
@@ -83,10 +92,15 @@ function textJson(o: Layout, titles: readonly string[] | null, nuls: Nuls): Json
         if (c === null && p.skip) continue;
         at.col = i;
         text += (written++ > 0 ? ',' : '') + p.prefix[i] + valueText(c, dates, nul);
+        // A row of huge cells is encoded (and counted) as it grows, not first made into one huge string.
+        if (text.length > HUGE_TEXT) {
+          encode(text);
+          text = '';
+        }
       }
       text += written > 0 ? p.closeAfter : p.close;
       if (text.length > 65_536) {
-        chunks.push(Buffer.from(text, 'utf8'));
+        encode(text);
         text = '';
       }
     }
@@ -95,7 +109,7 @@ function textJson(o: Layout, titles: readonly string[] | null, nuls: Nuls): Json
   return {
     rows,
     end() {
-      chunks.push(Buffer.from(text + p.end(n), 'utf8'));
+      encode(text + p.end(n));
       return joinBytes(chunks);
     },
   };
@@ -137,7 +151,7 @@ export function jsonBytes(count: number, rowAt: (r: number) => readonly AnyCell[
  * A table as JSON, written as its batches come: the batches of a CSV read with types (csv/book.ts) from their
  * records' bytes, any other rows from their cells.
  */
-export function jsonWriter(head: TableHead, layout: Layout, titles: readonly string[] | null): TableWriter {
+export function jsonWriter(head: TableHead, layout: Layout, titles: readonly string[] | null, budget: ResultBudget | null = null): TableWriter {
   let out: JsonOut | null = null;
   const first = new FirstRows();
   let count = 0;
@@ -149,14 +163,14 @@ export function jsonWriter(head: TableHead, layout: Layout, titles: readonly str
       first.take(batch);
       count += batch.length;
       if (batch instanceof RecordBatch && batch.typed && batch.drop < 0) {
-        out ??= recordsJson(batch.src, o, titles, nuls);
+        out ??= recordsJson(batch.src, o, titles, nuls, budget);
         if (out.records) return out.records(batch.ks);
       }
-      out ??= textJson(o, titles, nuls);
+      out ??= textJson(o, titles, nuls, budget);
       out.rows(rowsOf(batch));
     },
     end(): Written {
-      const bytes = (out ?? textJson(o, titles, nuls)).end();
+      const bytes = (out ?? textJson(o, titles, nuls, budget)).end();
       return { bytes, preview: first.preview(head.name, head.header, head.width, count), removed: nuls.filter.removed() };
     },
   };
@@ -181,11 +195,16 @@ const SHORT: Record<number, number> = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114
 class ByteOut {
   buf: Buffer;
   at = 0;
-  constructor(size: number) {
+  constructor(
+    size: number,
+    /** Checked whenever the buffer grows: what is written is counted once, at the end. */
+    private readonly budget: ResultBudget | null = null,
+  ) {
     this.buf = Buffer.allocUnsafeSlow(Math.max(size, 1024));
   }
   room(n: number): void {
     if (this.at + n <= this.buf.length) return;
+    this.budget?.check(this.at);
     const bigger = Buffer.allocUnsafeSlow(Math.max(this.at + n, Math.floor(this.buf.length * 1.5)));
     bigger.set(this.buf.subarray(0, this.at));
     this.buf = bigger;
@@ -228,7 +247,7 @@ const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
  * file with JSON's escapes. Typed values never hold a byte outside ASCII, so a candidate read as Latin-1
  * types exactly as its UTF-8 text would.
  */
-function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | null, nuls: Nuls): JsonOut {
+function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | null, nuls: Nuls, budget: ResultBudget | null = null): JsonOut {
   const p = pieces(o);
   // Every column's `"key": ` encoded once, end to end (a Uint8Array per key costs a wide table dearly).
   const keys = new ByteOut(o.width * 16);
@@ -253,7 +272,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
   const rows = src.rowCount + (titles ? 1 : 0);
   // Every key and value written once, as without skip-empty-values; with it, the size of a sparse table's
   // JSON is unknown (empty cells write nothing), and the buffer grows from the file's size.
-  const out = new ByteOut(p.skip ? b.length * 2 + 1024 : b.length + 16 + rows * (keyAt[o.width] + o.width * 3 + 8));
+  const out = new ByteOut(p.skip ? b.length * 2 + 1024 : b.length + 16 + rows * (keyAt[o.width] + o.width * 3 + 8), budget);
   /** The key of column `col`, after a comma unless it is the row's first value. */
   const key = (col: number, first: boolean) => {
     const from = keyAt[col];
@@ -388,6 +407,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
     rows: asText,
     end() {
       out.text(p.end(n));
+      budget?.add(out.at);
       return out.bytes();
     },
   };

@@ -4,6 +4,7 @@
 import { writtenOf } from '../batch.ts';
 import { columnLetter, type Row, type Written } from '../model.ts';
 import { nulFilter } from '../removed.ts';
+import type { ResultBudget } from '../budget.ts';
 import { joinBytes } from '../util/bytes.ts';
 import type { ColumnInfo } from './column-types.ts';
 import { literal, typeNames, type Dialect } from './dialects.ts';
@@ -18,6 +19,8 @@ export interface SqlOptions {
   types: ColumnInfo[];
   createTable: boolean;
   batchSize: number;
+  /** The run's result budget (resultBudget(ctx)): the script stops when its bytes pass it. */
+  budget?: ResultBudget | null;
 }
 
 /** The script of a table's rows, and how many INSERT statements it holds. */
@@ -29,11 +32,20 @@ export function writeSql(rows: readonly Row[], o: SqlOptions): Written & { state
   let out = '';
   let blocks = 0;
   /** One block of lines; blocks are separated by an empty line. */
+  const budget = o.budget ?? null;
+  const encode = (s: string) => {
+    const bytes = Buffer.from(s, 'utf8');
+    budget?.add(bytes.length);
+    chunks.push(bytes);
+  };
+  /** Characters of the INSERT being made: checked against the budget as it grows (characters ≤ bytes). */
+  let pending = 0;
   const block = (lines: string[]) => {
     if (blocks++ > 0) out += '\n';
     out += lines.join('\n') + '\n';
+    pending = 0;
     if (out.length > 65_536) {
-      chunks.push(Buffer.from(out, 'utf8'));
+      encode(out);
       out = '';
     }
   };
@@ -55,14 +67,17 @@ export function writeSql(rows: readonly Row[], o: SqlOptions): Written & { state
       at = r;
       const values = infos.map((info, c) => {
         col = c;
-        return literal(row[c] ?? null, info.type, d, clean);
+        const text = literal(row[c] ?? null, info.type, d, clean);
+        pending += text.length;
+        return text;
       });
+      budget?.check(out.length + pending);
       lines.push(`  (${values.join(', ')})${r === end - 1 ? ';' : ','}`);
     }
     block(lines);
     statements++;
   }
-  chunks.push(Buffer.from(out, 'utf8'));
+  encode(out);
   return { ...writtenOf(joinBytes(chunks), { name, header: columns, width: columns.length }, rows), removed: nul.removed(), statements };
 }
 

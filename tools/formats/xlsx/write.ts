@@ -22,9 +22,10 @@ import { FirstRows, rowsOf } from '../batch.ts';
 import { FormatError } from '../errors.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 import { zipBuilder } from '../zip/write.ts';
-import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type Cell, type FormatContext, type RowBatch, type TableData, type TableHead, type TablePreview, type Written } from '../model.ts';
+import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type Cell, type FormatContext, type FormatLimits, type RowBatch, type TableData, type TableHead, type TablePreview, type Written } from '../model.ts';
 import { dateToSerial, hasTime, isTimeOnly } from '../dates.ts';
 import { titleRow } from '../table/titles.ts';
+import { resultBudget } from '../budget.ts';
 import { XmlCharFilter } from '../markup.ts';
 import type { CharFilter } from '../removed.ts';
 
@@ -33,7 +34,8 @@ export const XLSX_MAX_COLUMNS = 16_384;
 export const XLSX_MAX_CELL_CHARS = 32_767;
 const MAX_SHEET_NAME = 31;
 
-type Localizer = Pick<FormatContext, 't' | 'name'>;
+/** What a workbook writer uses of the run: names, and the result budget when the run sets one. */
+type Localizer = Pick<FormatContext, 't' | 'name'> & { limits?: Partial<FormatLimits> };
 
 /**
  * Sheet names valid in Excel, in order: none of `[]:*?/\`, no apostrophe at either end, 1 to 31 characters,
@@ -339,7 +341,7 @@ export interface TableWriter {
  * head's typed titles. `<dimension>` and `<cols>` depend on every row: the ZIP entry puts them first at the end.
  */
 export class XlsxWriter {
-  private readonly zip = zipBuilder();
+  private readonly zip: ReturnType<typeof zipBuilder>;
   private readonly names: string[];
   /** The names as the workbook holds them (valid for Excel). */
   private readonly valid: string[];
@@ -355,6 +357,7 @@ export class XlsxWriter {
     private readonly ctx: Localizer,
     names: string[],
   ) {
+    this.zip = zipBuilder(resultBudget(ctx));
     this.names = names.length > 0 ? names : [''];
     this.valid = sheetNames(this.names, ctx.name('sheet'));
     for (const [path, xml] of packageParts(this.valid)) this.zip.deflatedText(path, LEVEL, xml);
