@@ -250,7 +250,8 @@ async function runWith(files: ReturnType<typeof inputFile>[], options: Record<st
   });
 }
 
-test('excel-to-pdf: a table beyond PDF_MAX_ROWS is refused with too_complex before any layout', async () => {
+/** Runs `fn` counting the documents pdfmake is asked to lay out (`layouts()`). */
+async function countingLayouts(fn: (layouts: () => number) => Promise<void>): Promise<void> {
   const { pdfmake } = pdfSetup();
   const createPdf = pdfmake.createPdf;
   let layouts = 0;
@@ -259,14 +260,20 @@ test('excel-to-pdf: a table beyond PDF_MAX_ROWS is refused with too_complex befo
     return createPdf.call(pdfmake, doc);
   };
   try {
-    await rejectsWith(runWith([listing(30)], {}, { pdfMaxRows: 29 }), 'too_complex', { params: { rows: 30, max: 29 } });
-    assert.equal(layouts, 0);
-    const ok = await runWith([listing(30)], {}, { pdfMaxRows: 30 });
-    assert.equal(pdfPages(ok.files[0].bytes).join('').match(/\bid-\d+\b/g)!.length, 30);
-    assert.equal(layouts, 1);
+    await fn(() => layouts);
   } finally {
     pdfmake.createPdf = createPdf;
   }
+}
+
+test('excel-to-pdf: a table beyond PDF_MAX_ROWS is refused with too_complex before any layout', async () => {
+  await countingLayouts(async (layouts) => {
+    await rejectsWith(runWith([listing(30)], {}, { pdfMaxRows: 29 }), 'too_complex', { params: { rows: 30, max: 29 } });
+    assert.equal(layouts(), 0);
+    const ok = await runWith([listing(30)], {}, { pdfMaxRows: 30 });
+    assert.equal(pdfPages(ok.files[0].bytes).join('').match(/\bid-\d+\b/g)!.length, 30);
+    assert.equal(layouts(), 1);
+  });
   // Bands count: 60 short columns laid out in several bands take one row per band.
   const wide = csv('ancha.csv', [titles(60), titles(60)]);
   await rejectsWith(runWith([wide], {}, { pdfMaxRows: 1 }), 'too_complex');
@@ -314,21 +321,12 @@ test('excel-to-pdf: a 1 MB text cell is cut to 10,000 characters with a warning,
 });
 
 test('excel-to-pdf: rows that take more lines than twice PDF_MAX_ROWS are refused before drawing; a zero-width flood wraps', async () => {
-  const { pdfmake } = pdfSetup();
-  const createPdf = pdfmake.createPdf;
-  let layouts = 0;
-  pdfmake.createPdf = (doc) => {
-    layouts++;
-    return createPdf.call(pdfmake, doc);
-  };
-  try {
+  await countingLayouts(async (layouts) => {
     // 20 rows of about 40 lines each: 800 lines against 2 × 100.
     const tall = Array.from({ length: 20 }, (_, i) => `"${Array.from({ length: 400 }, (_, k) => `w${i}-${k}`).join(' ')}"`).join('\n');
     await rejectsWith(runWith([inputFile('alto.csv', `Texto\n${tall}\n`)], {}, { pdfMaxRows: 100 }), 'too_complex', { params: { reason: 'pdf_lines', max: 200 } });
-    assert.equal(layouts, 0);
-  } finally {
-    pdfmake.createPdf = createPdf;
-  }
+    assert.equal(layouts(), 0);
+  });
   // Characters that draw nothing still take room when lines break: 9,000 combining accents (no advance in the
   // font) on one letter make several lines, never one line of 9,000 characters.
   const out = await runTool(tool, [inputFile('marcas.csv', `a\nx${'\u0301'.repeat(9_000)}\n`)]);
