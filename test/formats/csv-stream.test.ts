@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createContext } from '../../tools/core/execute.ts';
+import { NOT_XML } from '../../tools/formats/removed.ts';
 import type { Cell, Row } from '../../tools/formats/model.ts';
 import tool from '../../tools/convert/csv-to-excel.ts';
 import { decodeText, detectDelimiter, parseCsv, readCsv } from '../../tools/formats/csv/read.ts';
@@ -114,7 +115,9 @@ test('csv-to-excel: the streamed workbook is writeXlsx of readCsv\'s table, byte
     assert.deepEqual(out.files[0].bytes, writeXlsx([{ ...table, name: 'datos' }], ctx), `file ${i}`);
     const texts = out.messages.map((m) => m.text);
     assert.equal(new Set(texts).size, texts.length, `file ${i}: a message twice: ${texts.join(' | ')}`);
-    assert.equal(out.messages.length, read.list.length + 1, `file ${i}: ${texts.join(' | ')}`);
+    // The writer's one warning for characters XML cannot hold, when the table has some.
+    const removed = [table.header ?? [], ...table.rows].some((r) => r.some((c) => typeof c === 'string' && NOT_XML.test(c))) ? 1 : 0;
+    assert.equal(out.messages.length, read.list.length + 1 + removed, `file ${i}: ${texts.join(' | ')}`);
     assert.equal(out.preview?.totalRows, table.rows.length);
     assert.deepEqual(out.preview?.columns, table.header);
     compared++;

@@ -81,7 +81,7 @@ test('xml-scan: a sheet streamed in small inflated chunks gives the cells of the
   const cellsOf = (bytes: Uint8Array, wholeUpTo: number, streamer: 'zlib' | 'fflate' = 'zlib') => {
     const zip = openZip(bytes);
     const grid = new SheetGrid(new CellBudget(1e6));
-    readSheet(zip, zip.get('xl/worksheets/sheet1.xml')!, new InflateBudget(undefined, wholeUpTo, streamer), { grid, strings: [], dateKinds: [], date1904: false });
+    readSheet(zip, zip.get('xl/worksheets/sheet1.xml')!, new InflateBudget(undefined, wholeUpTo, streamer), { grid, sheet: 'S', strings: [], dateKinds: [], date1904: false });
     return grid.rows('x', 'S');
   };
   const deflated = rawZip(entries);

@@ -1,11 +1,12 @@
-// Runs SQL scripts in real engines through their own command-line clients (sqlite3, psql, mariadb/mysql) and
-// reads the table back, so that tests check what a database makes of a script, not what we think it says.
+// Runs SQL scripts in real engines through their own command-line clients (sqlite3 and mariadb/mysql reading
+// the script on standard input, `psql -f`) and reads the table back, so that tests check what a database makes
+// of a script, not what we think it says.
 // PostgreSQL and MariaDB are reached with the throwaway login `.ci/start-databases` creates (sheet_test /
 // sheet_test); PG* variables and SQL_TEST_MYSQL_HOST override it. Each load works in its own schema (PostgreSQL),
 // database (MariaDB) or file (SQLite), dropped afterwards, so runs never clash. An engine that cannot be reached
 // skips its tests locally and fails them when CI is set.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
@@ -107,8 +108,11 @@ const postgres: Driver = {
     await ok('psql', PSQL, `CREATE SCHEMA ${dq(schema)};\n`, pgEnv());
     // The script runs unchanged: the schema comes from the session's search_path.
     const env = pgEnv({ PGOPTIONS: `-c search_path=${schema} -c client_min_messages=warning` });
+    // `psql -f`, as a person loads a script: a NUL ended its line there, as it does on standard input.
+    const dir = await mkdtemp(join(tmpdir(), 'sheet-sql-'));
     try {
-      await ok('psql', PSQL, script, env);
+      await writeFile(join(dir, 'script.sql'), script);
+      await ok('psql', [...PSQL, '-f', join(dir, 'script.sql')], '', env);
       const cols = jsonLines(
         await ok(
           'psql',
@@ -121,6 +125,7 @@ const postgres: Driver = {
       const rows = jsonLines(await ok('psql', PSQL, `SELECT json_build_array(${cols.map(([c]) => dq(c)).join(', ')}) FROM ${dq(table)} ORDER BY ctid;\n`, env));
       return { columns: cols, rows };
     } finally {
+      await rm(dir, { recursive: true, force: true });
       await ok('psql', PSQL, `DROP SCHEMA ${dq(schema)} CASCADE;\n`, pgEnv({ PGOPTIONS: '-c client_min_messages=warning' }));
     }
   },

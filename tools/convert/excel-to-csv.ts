@@ -8,7 +8,7 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader } from '../core/schema.ts';
-import { csvWriter, listText, openWorkbook } from '../formats/index.ts';
+import { csvWriter, listText, openWorkbook, resultBudget } from '../formats/index.ts';
 
 const NAMED = { comma: ',', semicolon: ';', tab: '\t', pipe: '|', space: ' ' } as const;
 
@@ -34,7 +34,7 @@ export default defineTool({
     // cells, so that a year or a date title reads as the data does.
     const tables = (all ? book.sheets : [book.first]).map((sheet) =>
       sheet.stream((rows) => {
-        const out = csvWriter(rows, { delimiter, bom: opts.bom, titles: opts['include-header'], typedTitles: true });
+        const out = csvWriter(rows, { delimiter, bom: opts.bom, titles: opts['include-header'], typedTitles: true, budget: resultBudget(ctx) });
         for (const batch of rows) out.write(batch);
         return { name: rows.name, width: rows.width, rowCount: rows.rowCount, written: out.end() };
       }),

@@ -49,7 +49,7 @@ export default defineTool({
       },
       { title, pageSize: opts['page-size'], orientation, fontSize: opts['font-size'], language: LANGUAGE_TAGS[ctx.lang], pageLabel: [before, between, after] },
     );
-    const { removed, ...result } = written;
+    const { xmlRemoved: removed, ...result } = written;
     if (removed.count > 0) ctx.message('warning', 'markup_chars_removed', { count: removed.count, cell: removed.first!, sheet: sheet.name, format: 'DOCX' });
     ctx.message('info', 'docx_written', { rows: all.length, columns: sheet.width, size: PAPER_NAMES[opts['page-size']], orientation: ctx.t(`pdf.${orientation}`) });
     return { files: [ctx.file(`${baseNameOf(file.name)}.docx`, result)] };

@@ -29,8 +29,7 @@ export default defineTool({
     const table = openWorkbook(file, ctx, { hasHeader: opts['has-header'], detectTypes: false, sheets: 'first' }).table();
     if (table.width === 0) ctx.message('warning', 'empty_table', { name: file.name });
     const page = { page: opts['full-document'], title: table.name || baseNameOf(file.name), lang: ctx.lang };
-    const { removed, ...written } = writeHtml(table, { ...page, classes: opts['table-class'], styled: opts['include-styles'] });
-    if (removed.count > 0) ctx.message('warning', 'markup_chars_removed', { count: removed.count, cell: removed.first!, sheet: table.name, format: 'HTML' });
+    const written = writeHtml(table, { ...page, classes: opts['table-class'], styled: opts['include-styles'] });
     ctx.message('info', 'html_written', { sheet: table.name, rows: table.rowCount, columns: table.width });
     return { files: [ctx.file(`${baseNameOf(file.name)}.html`, written)] };
   },

@@ -10,7 +10,7 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
 import { hasHeader } from '../core/schema.ts';
-import { jsonWriter, listText, namedTitles, openWorkbook, uniqueNames, type JsonLayout } from '../formats/index.ts';
+import { jsonWriter, listText, resultBudget, namedTitles, openWorkbook, uniqueNames, type JsonLayout } from '../formats/index.ts';
 
 export default defineTool({
   id: 'excel-to-json',
@@ -43,7 +43,7 @@ export default defineTool({
       if (table.header && table.header.length > 0) titles = table.header;
       if (layout.skipEmpty) ctx.message('info', 'skip_empty_arrays');
     }
-    const writer = jsonWriter(table, layout, titles);
+    const writer = jsonWriter(table, layout, titles, resultBudget(ctx));
     for (const batch of table) writer.write(batch);
     const out = ctx.file(`${baseNameOf(file.name)}.json`, writer.end());
     ctx.message('info', `json_written_${opts.shape}`, { file: out.name, sheet: table.name, rows: table.rowCount, columns: width });

@@ -8,7 +8,7 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
 import { fontSize, hasHeader, optionalText, orientation, pageSize } from '../core/schema.ts';
-import { openWorkbook, planColumns, renderPdf, titleRow, writtenOf, type PdfTable } from '../formats/index.ts';
+import { openWorkbook, PDF_CELL_CHARS, PDF_LINES_PER_ROW, planColumns, renderPdf, titleRow, writtenOf, type PdfTable } from '../formats/index.ts';
 
 const PAPER_NAMES = { a4: 'A4', letter: 'Letter', a3: 'A3' } as const;
 
@@ -37,6 +37,11 @@ export default defineTool({
       throw new ToolError('too_complex', { messageKey: 'error-details.pdf_rows', params: { reason: 'pdf_rows', rows: laidOut, max: ctx.limits.pdfMaxRows } });
     }
     if (plan.bands.length > 1) ctx.message('info', 'pdf_bands', { columns: table.width, bands: plan.bands.length });
+    if (plan.cut.first) {
+      const named = sheet.header?.[plan.cut.first.column]?.trim();
+      const column = named || ctx.name('column', { n: plan.cut.first.column + 1 });
+      ctx.message('warning', 'pdf_cells_cut', { count: plan.cut.count, max: PDF_CELL_CHARS, row: plan.cut.first.row + 1, column });
+    }
 
     const title = opts.title.trim() || sheet.name;
     const pdf = await renderPdf(table, plan, {
@@ -45,6 +50,7 @@ export default defineTool({
       pageLabel: (page, pages) => ctx.t('pdf.page', { page, pages }),
       bandLabel: (first, last, total) => ctx.t('pdf.columns', { first, last, total }),
       signal: ctx.signal,
+      maxLines: ctx.limits.pdfMaxRows * PDF_LINES_PER_ROW,
     });
 
     const { count, first } = pdf.missing;
@@ -61,6 +67,6 @@ export default defineTool({
       size: PAPER_NAMES[opts['page-size']],
       orientation: ctx.t(`pdf.${orientation}`),
     });
-    return { files: [ctx.file(`${baseNameOf(file.name)}.pdf`, writtenOf(pdf.bytes, sheet, table.rows))] };
+    return { files: [ctx.file(`${baseNameOf(file.name)}.pdf`, { ...writtenOf(pdf.bytes, sheet, table.rows), removed: pdf.removed })] };
   },
 });

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { defineTool, type ToolContext } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf, extensionOf } from '../core/files.ts';
-import { columnInfo, columnNames, DEFAULT_TABLE, DIALECT, DIALECTS, openWorkbook, tableName, writeSql, type ColumnInfo, type ColumnNames } from '../formats/index.ts';
+import { columnInfo, columnNames, DEFAULT_TABLE, DIALECT, DIALECTS, openWorkbook, resultBudget, tableName, writeSql, type ColumnInfo, type ColumnNames } from '../formats/index.ts';
 
 export default defineTool({
   id: 'excel-to-sql',
@@ -33,7 +33,7 @@ export default defineTool({
     const infos = columns.names.map((_, i) => columnInfo(table.rows, i));
     reportMixed(infos, columns.names, ctx);
 
-    const { statements, ...written } = writeSql(table.rows, { dialect: d, table: name, columns: columns.names, types: infos, createTable: opts['create-table'], batchSize: opts['batch-size'] });
+    const { statements, ...written } = writeSql(table.rows, { dialect: d, table: name, columns: columns.names, types: infos, createTable: opts['create-table'], batchSize: opts['batch-size'], budget: resultBudget(ctx) });
     ctx.message('info', 'sql_written', {
       rows: table.rows.length,
       columns: columns.names.length,

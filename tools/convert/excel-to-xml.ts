@@ -30,8 +30,7 @@ export default defineTool({
     const names = elementNames(table, (n) => ctx.name('xml-column', { n }));
     if (names.changed) ctx.message('info', 'xml_names_changed', { names: names.changed });
     if (names.list.length === 0) ctx.message('warning', 'empty_table', { name: file.name });
-    const { removed, ...written } = writeXml(table, { root, row, names: names.list, pretty: opts.pretty });
-    if (removed.count > 0) ctx.message('warning', 'markup_chars_removed', { count: removed.count, cell: removed.first!, sheet: table.name, format: 'XML' });
+    const written = writeXml(table, { root, row, names: names.list, pretty: opts.pretty });
     ctx.message('info', 'xml_written', { sheet: table.name, rows: table.rowCount, columns: names.list.length, root, row });
     return { files: [ctx.file(`${baseNameOf(file.name)}.xml`, written)] };
   },

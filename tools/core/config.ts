@@ -202,10 +202,13 @@ export const MB = 1024 * 1024;
 export interface ToolLimits {
   maxCells: number;
   pdfMaxRows: number;
+  /** MB the run's results may take: MAX_RESULT_MB for a download, else MAX_INLINE_RESULT_MB. */
+  maxResultMb?: number;
 }
 
-export function toolLimitsOf(config: Pick<Config, 'MAX_CELLS' | 'PDF_MAX_ROWS'>): ToolLimits {
-  return { maxCells: config.MAX_CELLS, pdfMaxRows: config.PDF_MAX_ROWS };
+export function toolLimitsOf(config: Pick<Config, 'MAX_CELLS' | 'PDF_MAX_ROWS'> & Partial<Pick<Config, 'MAX_RESULT_MB' | 'MAX_INLINE_RESULT_MB'>>, download?: boolean): ToolLimits {
+  const maxResultMb = download === undefined ? undefined : download ? config.MAX_RESULT_MB : config.MAX_INLINE_RESULT_MB;
+  return maxResultMb === undefined ? { maxCells: config.MAX_CELLS, pdfMaxRows: config.PDF_MAX_ROWS } : { maxCells: config.MAX_CELLS, pdfMaxRows: config.PDF_MAX_ROWS, maxResultMb };
 }
 
 /** The defaults, for code that runs tools without a configuration (tool tests, the benchmark). */

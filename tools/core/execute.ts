@@ -4,7 +4,8 @@ import { DEFAULT_TOOL_LIMITS, type ToolLimits } from './config.ts';
 import type { AnyTool, Message, ToolContext } from './define.ts';
 import { ToolError } from './errors.ts';
 import { mapFormatError } from './format-errors.ts';
-import type { InputFile } from './files.ts';
+import { extensionOf, type InputFile } from './files.ts';
+import type { Removed } from '../formats/index.ts';
 import { contentTypeOf, previewOf, previewOfFiles, printableParams, safeName, textPreviewOf, uniqueNames, zipFiles, type OutputFile, type Preview } from './output.ts';
 
 export interface RunResult {
@@ -23,7 +24,10 @@ export interface ExecuteOptions {
   limits?: ToolLimits;
 }
 
-export function createContext(lang: Lang, signal: AbortSignal, messages: Message[], limits: ToolLimits = DEFAULT_TOOL_LIMITS): ToolContext {
+/** What the result files of a run left out (Written.removed), by kind and format: one warning each. */
+type Lost = Map<string, Removed & { format: string }>;
+
+export function createContext(lang: Lang, signal: AbortSignal, messages: Message[], limits: ToolLimits = DEFAULT_TOOL_LIMITS, lost: Lost = new Map()): ToolContext {
   return {
     lang,
     signal,
@@ -34,6 +38,8 @@ export function createContext(lang: Lang, signal: AbortSignal, messages: Message
       const safe = safeName(name, t(lang, 'names.file'));
       const type = o.charset ? contentTypeOf(safe).replace(/charset=[\w-]+/, `charset=${o.charset}`) : contentTypeOf(safe);
       if (content instanceof Uint8Array) return { name: safe, contentType: type, bytes: content };
+      // The first cell is named in its sheet in a workbook, else in its file (a part's name is final only here).
+      if (content.removed) tally(lost, { ...content.removed, table: WORKBOOKS.has(extensionOf(safe)) ? content.removed.table : safe }, extensionOf(safe).toUpperCase());
       return { name: safe, contentType: type, bytes: content.bytes, preview: content.preview };
     },
     // Sheet names, titles and file names reach messages as the file has them: made printable here, once.
@@ -41,6 +47,22 @@ export function createContext(lang: Lang, signal: AbortSignal, messages: Message
       messages.push({ level, text: t(lang, `messages.${key}`, params && printableParams(params)) });
     },
   };
+}
+
+const WORKBOOKS = new Set(['xlsx', 'xls', 'ods']);
+
+function tally(lost: Lost, r: Removed, format: string): void {
+  const key = `${r.kind} ${format}`;
+  const known = lost.get(key);
+  if (known) known.count += r.count;
+  else lost.set(key, { ...r, format });
+}
+
+/** One warning per kind of characters the run's results lost, with their count and the first cell. */
+function reportLost(lost: Lost, ctx: ToolContext): void {
+  for (const r of lost.values()) {
+    ctx.message('warning', r.kind === 'nul' ? 'nul_removed' : 'markup_chars_removed', { count: r.count, format: r.format, cell: r.cell, sheet: r.table });
+  }
 }
 
 /**
@@ -52,7 +74,8 @@ const NEVER_ABORTED = new AbortController().signal;
 /** Runs a tool on checked files and validated options, and packages what it returns. */
 export async function execute(tool: AnyTool, files: InputFile[], opts: Record<string, unknown>, o: ExecuteOptions): Promise<RunResult> {
   const messages: Message[] = [];
-  const ctx = createContext(o.lang, o.signal ?? NEVER_ABORTED, messages, o.limits);
+  const lost: Lost = new Map();
+  const ctx = createContext(o.lang, o.signal ?? NEVER_ABORTED, messages, o.limits, lost);
   let out: Awaited<ReturnType<AnyTool['run']>>;
   const main = files.filter((f) => f.field === undefined);
   const more = files.filter((f) => f.field !== undefined);
@@ -62,6 +85,7 @@ export async function execute(tool: AnyTool, files: InputFile[], opts: Record<st
     throw mapFormatError(err, tool.input.kind, more);
   }
   if (out.files.length === 0) throw new ToolError('internal_error', { cause: new Error(`${tool.id} returned no file`) });
+  reportLost(lost, ctx);
   const names = uniqueNames(out.files.map((f) => f.name));
   // The previews writers kept stay here: only the kernel's preview of them crosses to the caller.
   const results = out.files.map((f, i) => ({ name: names[i], contentType: f.contentType, bytes: f.bytes }));

@@ -25,13 +25,16 @@ const FORMAT_ERRORS: Record<FormatReason, { code: ErrorCode; details?: string; o
   sql_too_deep: { code: 'invalid_file', details: 'sql_too_deep' },
   sql_nothing: { code: 'invalid_file', details: 'sql_nothing' },
   vcard_none: { code: 'invalid_file', details: 'vcard_none' },
+  'cell-outside-grid': { code: 'invalid_file', details: 'cell-outside-grid' },
   cells: { code: 'too_complex', details: 'cells' },
   'sheet-extent': { code: 'too_complex', details: 'sheet-extent' },
   'zip-ratio': { code: 'too_complex', details: 'zip-ratio' },
   'zip-size': { code: 'too_complex', details: 'zip-size' },
   'too-complex': { code: 'too_complex' },
   'no-table': { code: 'invalid_file', details: 'no-table' },
+  'pdf-lines': { code: 'too_complex', details: 'pdf_lines' },
   'format-limit': { code: 'format_limit_exceeded' },
+  'result-size': { code: 'result_too_large' },
 };
 
 /**

@@ -141,7 +141,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
   };
 
   async function runInPool(job: Job): Promise<JobResult> {
-    const head = { t: 'job', toolId: job.toolId, opts: job.opts, lang: job.lang, download: job.download, limits: toolLimitsOf(limits), names: job.files.map((f) => f.name), ...fieldsOf(job.files), ...(job.marks ? { timed: true } : {}) };
+    const head = { t: 'job', toolId: job.toolId, opts: job.opts, lang: job.lang, download: job.download, limits: toolLimitsOf(limits, job.download), names: job.files.map((f) => f.name), ...fieldsOf(job.files), ...(job.marks ? { timed: true } : {}) };
     const bytes = job.files.map((f) => f.bytes);
     const maxResultBytes = Math.ceil((job.download ? limits.MAX_RESULT_MB : limits.MAX_INLINE_RESULT_MB) * MB);
     let reply;
@@ -172,7 +172,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), limits.JOB_TIMEOUT_S * 1000);
     try {
-      return await execute(getTool(job.toolId), job.files, job.opts, { lang: job.lang, download: job.download, signal: ac.signal, limits: toolLimitsOf(limits) });
+      return await execute(getTool(job.toolId), job.files, job.opts, { lang: job.lang, download: job.download, signal: ac.signal, limits: toolLimitsOf(limits, job.download) });
     } finally {
       clearTimeout(timer);
     }

@@ -43,17 +43,23 @@ export type FormatReason =
   | 'vcard_none'
   /** More cells with a value than a run may read (too_complex). */
   | 'cells'
+  /** A cell or row reference outside Excel's grid (A1:XFD1048576): a broken file (invalid_file). */
+  | 'cell-outside-grid'
   /** A used range far too large for its cells. */
   | 'sheet-extent'
   /** A ZIP entry inflating past the ratio bound, or a file past the inflated-size bound. */
   | 'zip-ratio'
   | 'zip-size'
+  /** A PDF whose rows take more lines than a run lays out (too_complex). */
+  | 'pdf-lines'
   /** Past a bound with no message of its own (too_complex). */
   | 'too-complex'
   /** A Markdown file with no GFM table (invalid_file). */
   | 'no-table'
   /** Nesting deeper than a parser may follow (invalid_file). */
   | 'too-deep'
+  /** Results past the MB a run may return (result_too_large), counted as they are written (budget.ts). */
+  | 'result-size'
   /** A result that does not fit its format (rows, columns, characters). */
   | 'format-limit';
 

@@ -8,8 +8,8 @@ import * as XLSX from 'xlsx';
 import * as cptable from 'xlsx/dist/cpexcel.full.mjs';
 import type { BookReader, SheetRead } from './book.ts';
 import { damaged, passwordProtected } from './errors.ts';
-import { gridTable, SheetGrid } from './grid.ts';
-import type { Cell, ContentFormat, Table, Visibility } from './model.ts';
+import { GRID_COLUMNS, GRID_ROWS, gridTable, outsideGrid, SheetGrid } from './grid.ts';
+import { columnLetter, type Cell, type ContentFormat, type Table, type Visibility } from './model.ts';
 import { dateKindOf, numberCell } from './number-format.ts';
 import { FormatError } from './errors.ts';
 import { isOle, isZip } from './sniff.ts';
@@ -56,7 +56,7 @@ export class SheetJsReader implements BookReader {
     const name = this.wb.SheetNames[i];
     if (!this.whole && !this.wb.Sheets[name]) this.parseAll();
     const grid = new SheetGrid(read.cells);
-    sheetCells(this.wb.Sheets[name], grid, Boolean(this.wb.Workbook?.WBProps?.date1904));
+    sheetCells(this.wb.Sheets[name], grid, Boolean(this.wb.Workbook?.WBProps?.date1904), name);
     grid.report(read.report, read.file, name);
     return gridTable(name, grid.rows(read.file, name), read.hasHeader);
   }
@@ -114,7 +114,7 @@ function parse(bytes: Uint8Array, sheets: number | undefined): XLSX.WorkBook {
 }
 
 /** Puts the cells SheetJS read into the grid, deciding dates from each cell's number format. */
-function sheetCells(ws: XLSX.WorkSheet | undefined, grid: SheetGrid, date1904: boolean): void {
+function sheetCells(ws: XLSX.WorkSheet | undefined, grid: SheetGrid, date1904: boolean, sheet: string): void {
   const data = (ws?.['!data'] ?? []) as (XLSX.CellObject | undefined)[][];
   for (let r = 0; r < data.length; r++) {
     const src = data[r];
@@ -122,6 +122,8 @@ function sheetCells(ws: XLSX.WorkSheet | undefined, grid: SheetGrid, date1904: b
     for (let c = 0; c < src.length; c++) {
       const cell = src[c];
       if (!cell) continue;
+      // SheetJS keeps a cell past the grid (XFE1, A1048577) where the file put it: the file is broken.
+      if (r >= GRID_ROWS || c >= GRID_COLUMNS) throw outsideGrid(`${columnLetter(c)}${r + 1}`, sheet);
       let v: Cell = null;
       switch (cell.t) {
         case 'n':

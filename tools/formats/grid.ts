@@ -28,6 +28,15 @@ import { FormatError } from './errors.ts';
 
 export const EXTENT_FACTOR = 4;
 
+/** Excel's grid: rows and columns a sheet may have. */
+export const GRID_ROWS = 1_048_576;
+export const GRID_COLUMNS = 16_384;
+
+/** A cell or row reference outside the grid (A1:XFD1048576): the file is broken, and says where. */
+export function outsideGrid(ref: string, sheet: string): FormatError {
+  return new FormatError('cell-outside-grid', `reference ${ref} outside the grid`, { params: { ref, sheet }, where: ref });
+}
+
 const pastCellLimit = (budget: CellBudget) =>
   new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: budget.max } });
 

@@ -5,6 +5,7 @@ export { FormatError, type FormatReason } from './errors.ts';
 export { openWorkbook, type OpenOptions } from './open.ts';
 export { writtenOf } from './batch.ts';
 export { zipBuilder } from './zip/write.ts';
+export { resultBudget, type ResultBudget } from './budget.ts';
 /** A map that forgets everything when full: caches with a bound, for the kernel and adapters too. */
 export { BoundedMap } from './util/bounded-map.ts';
 
@@ -33,7 +34,7 @@ export { typingFor, writeEdited, type EditedTable } from './table/edit.ts';
 export { DELIMITERS, decodeWindows1252 } from './csv/read.ts';
 export { encodeText, rawCsvText, readRawCsv, unencodable1252, type RawCsv, type RawEncoding } from './csv/raw.ts';
 export { JSON_MAX_DEPTH } from './json/read.ts';
-export { planColumns, renderPdf, type PdfTable } from './pdf/layout.ts';
+export { planColumns, renderPdf, PDF_CELL_CHARS, PDF_LINES_PER_ROW, type PdfTable } from './pdf/layout.ts';
 // Documents for people (tools.md §2.6 display form) and the text formats written from rows.
 export { displayText, numericColumns, countsAsNumeric, shownTitles, shownRows, type DisplayWords } from './display.ts';
 export { writeMarkdown, type MarkdownSection } from './markdown/write.ts';

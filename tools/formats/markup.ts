@@ -1,5 +1,6 @@
 // What every markup result (HTML, XML, and later the XML inside ods and docx) needs: escaping, the removal of
 // characters XML 1.0 cannot hold (tools.md §2.6), and XML 1.0 names (fifth edition, the full Unicode ranges).
+import { CharFilter, NOT_XML, NOT_XML_ALL } from './removed.ts';
 
 /** Text for HTML content or a quoted attribute: `<`, `>`, `&`, `"` and `'` escaped. */
 export function escapeHtml(s: string): string {
@@ -16,25 +17,11 @@ export function escapeXmlText(s: string): string {
 }
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 
-// C0 controls other than tab, LF and CR; U+FFFE and U+FFFF; surrogates that are not part of a pair.
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const NOT_XML_ALL = new RegExp(NOT_XML.source, 'g');
-
-/**
- * Removes the characters an XML 1.0 document cannot hold, counting them and remembering where the first one
- * was, so that the tool can report them in one warning.
- */
-export class XmlCharFilter {
-  count = 0;
-  /** Location of the first cell that lost characters, as the caller described it. */
-  first: string | null = null;
-
-  clean(text: string, where: () => string): string {
-    if (!NOT_XML.test(text)) return text;
-    const out = text.replace(NOT_XML_ALL, '');
-    this.count += text.length - out.length;
-    this.first ??= where();
-    return out;
+/** What XML 1.0 cannot hold, removed and counted for one warning (removed.ts). */
+export class XmlCharFilter extends CharFilter {
+  constructor(table = '') {
+    super('xml', NOT_XML, NOT_XML_ALL);
+    this.table = table;
   }
 }
 

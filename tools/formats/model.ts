@@ -173,6 +173,8 @@ export type Report = (level: MessageLevel, key: string, params?: Record<string, 
 export interface FormatLimits {
   /** Cells with a value one run may read (all files and sheets of a reader together). */
   maxCells: number;
+  /** MB the results of one run may take together, counted as writers write (budget.ts); unbounded when absent. */
+  maxResultMb?: number;
 }
 
 /**
@@ -202,10 +204,23 @@ export interface TablePreview {
   rowCount: number;
 }
 
-/** What a writer made: the bytes, and the first rows of its first table. */
+/**
+ * Characters a writer left out of its result (removed.ts): U+0000 from any format (`nul`), what XML 1.0 cannot
+ * hold from an XML-based one (`xml`). The kernel gives one warning per run for all its files.
+ */
+export interface Removed {
+  kind: 'nul' | 'xml';
+  count: number;
+  /** The first cell that lost some, in the result (`B3`, the title row being row 1), and its table's name. */
+  cell: string;
+  table: string;
+}
+
+/** What a writer made: the bytes, the first rows of its first table, and what it had to leave out. */
 export interface Written {
   bytes: Uint8Array;
   preview: TablePreview | null;
+  removed?: Removed | null;
 }
 
 /** Number of columns of a table in memory: the widest of the header and every row. */

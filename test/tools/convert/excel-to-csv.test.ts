@@ -12,6 +12,8 @@ import { d } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { textOf, typedTitles } from '../../helpers/typed-titles.ts';
 import { golden } from '../../helpers/golden.ts';
+import { row, xlsxPackage } from '../../helpers/xlsx-package.ts';
+import { t } from '../../../locales/index.ts';
 
 
 const matchesGolden = golden('excel-to-csv');
@@ -203,4 +205,32 @@ test('excel-to-csv: refuses other formats, files that are not workbooks, unknown
   await rejectsWith(runTool(tool, [inputFile('texto.xlsx', 'a,b\n1,2\n')]), 'invalid_file', { option: 'file' });
   await rejectsWith(runTool(tool, [fixture('ventas.xlsx')], { delimeter: 'tab' }), 'unknown_option', { option: 'delimeter' });
   await rejectsWith(runTool(tool, [fixture('ventas.xlsx')], { bom: 'yes' }), 'invalid_option', { option: 'bom' });
+});
+
+// A reference outside Excel's grid is a broken file, refused naming it: it was 413 too_complex (delete stray
+// cells), a table of a million empty rows, or a cell lost without a word. XFD1048576 itself is in the grid.
+test('excel-to-csv: a cell or row outside the grid (XFE1, ZZZZ5, row 1048577, row 0, cells past XFD) is invalid_file naming it, in es and en', async () => {
+  const sheet = (xml: string) => inputFile('roto.xlsx', xlsxPackage({ sheets: [{ name: 'Datos', xml: row(1, '<c r="A1"><v>1</v></c>') + xml }] }));
+  const noRefs = (n: number) => `<row r="2">${'<c><v>1</v></c>'.repeat(n)}</row>`;
+  const cases: [string, string][] = [
+    ['<row r="2"><c r="XFE2"><v>2</v></c></row>', 'XFE2'],
+    ['<row r="5"><c r="ZZZZ5"><v>2</v></c></row>', 'ZZZZ5'],
+    ['<row r="1048577"><c r="A1048577"><v>2</v></c></row>', '1048577:1048577'],
+    ['<row><c r="B1048577"><v>2</v></c></row>', 'B1048577'],
+    ['<row r="0"><c><v>2</v></c></row>', '0:0'],
+    ['<row r="3"><c r="A0"><v>2</v></c></row>', 'A0'],
+    [noRefs(16_385), 'XFE2'],
+    // Read by SheetJS (an ISO date cell is not the fast reader's), which keeps the cell where the file says.
+    ['<row r="2"><c r="A2" t="d"><v>2024-01-15</v></c><c r="XFE2"><v>2</v></c></row>', 'XFE2'],
+  ];
+  for (const [xml, ref] of cases) {
+    await rejectsWith(runTool(tool, [sheet(xml)]), 'invalid_file', { option: 'file', params: { ref, sheet: 'Datos', name: 'roto.xlsx' } });
+  }
+  const err = await runTool(tool, [sheet(cases[0][0])]).catch((e: { detail: { messageKey: string; params: Record<string, string> } }) => e.detail);
+  assert.ok(err && 'messageKey' in err);
+  assert.equal(t('es', err.messageKey, err.params), '«roto.xlsx» está dañado: la referencia XFE2 de la hoja «Datos» cae fuera de la cuadrícula de una hoja de cálculo (A1:XFD1048576). Ábrelo y guárdalo de nuevo con Excel o LibreOffice, que lo reparan, y vuelve a enviarlo.');
+  assert.equal(t('en', err.messageKey, err.params), '"roto.xlsx" is damaged: reference XFE2 in sheet "Datos" lies outside a spreadsheet\'s grid (A1:XFD1048576). Open it and save it again with Excel or LibreOffice, which repair it, and send it again.');
+  // The grid's last column is a column like any other.
+  const edge = await runTool(tool, [sheet('<row r="2"><c r="XFD2"><v>2</v></c></row>')]);
+  assert.equal(textOf(edge.files[0].bytes).split('\r\n')[1], ','.repeat(16_383) + '2');
 });

@@ -154,8 +154,8 @@ test('excel-to-html: control characters are removed with a warning giving their 
   const { rows } = tableOf(parseFragment(textOf(out.files[0].bytes)));
   assert.deepEqual(rows, [['ok', 'xy'], ['z', 'ok']]);
   assert.deepEqual(out.messages.map((m) => [m.level, m.text]), [
-    ['warning', '3 control character(s) that HTML cannot hold were removed (the first in B2 of "c").'],
     ['info', 'HTML table from "c": 2 data row(s) and 2 column(s).'],
+    ['warning', '3 control character(s) that HTML cannot hold were removed (the first in B2 of "c.html").'],
   ]);
 });
 

@@ -250,7 +250,8 @@ async function runWith(files: ReturnType<typeof inputFile>[], options: Record<st
   });
 }
 
-test('excel-to-pdf: a table beyond PDF_MAX_ROWS is refused with too_complex before any layout', async () => {
+/** Runs `fn` counting the documents pdfmake is asked to lay out (`layouts()`). */
+async function countingLayouts(fn: (layouts: () => number) => Promise<void>): Promise<void> {
   const { pdfmake } = pdfSetup();
   const createPdf = pdfmake.createPdf;
   let layouts = 0;
@@ -259,14 +260,20 @@ test('excel-to-pdf: a table beyond PDF_MAX_ROWS is refused with too_complex befo
     return createPdf.call(pdfmake, doc);
   };
   try {
-    await rejectsWith(runWith([listing(30)], {}, { pdfMaxRows: 29 }), 'too_complex', { params: { rows: 30, max: 29 } });
-    assert.equal(layouts, 0);
-    const ok = await runWith([listing(30)], {}, { pdfMaxRows: 30 });
-    assert.equal(pdfPages(ok.files[0].bytes).join('').match(/\bid-\d+\b/g)!.length, 30);
-    assert.equal(layouts, 1);
+    await fn(() => layouts);
   } finally {
     pdfmake.createPdf = createPdf;
   }
+}
+
+test('excel-to-pdf: a table beyond PDF_MAX_ROWS is refused with too_complex before any layout', async () => {
+  await countingLayouts(async (layouts) => {
+    await rejectsWith(runWith([listing(30)], {}, { pdfMaxRows: 29 }), 'too_complex', { params: { rows: 30, max: 29 } });
+    assert.equal(layouts(), 0);
+    const ok = await runWith([listing(30)], {}, { pdfMaxRows: 30 });
+    assert.equal(pdfPages(ok.files[0].bytes).join('').match(/\bid-\d+\b/g)!.length, 30);
+    assert.equal(layouts(), 1);
+  });
   // Bands count: 60 short columns laid out in several bands take one row per band.
   const wide = csv('ancha.csv', [titles(60), titles(60)]);
   await rejectsWith(runWith([wide], {}, { pdfMaxRows: 1 }), 'too_complex');
@@ -288,4 +295,41 @@ test('excel-to-pdf: option errors name their option', async () => {
   await rejectsWith(runTool(tool, [f], { margins: 10 }), 'unknown_option', { option: 'margins' });
   await rejectsWith(runTool(tool, [inputFile('datos.json', '[{"a":1}]')]), 'unsupported_format', { option: 'file' });
   await rejectsWith(runTool(tool, [inputFile('datos.ods', 'x')]), 'unsupported_format', { option: 'file' });
+});
+
+// One text cell of 1 MB took the whole time limit to lay out (each page wrapped the whole cell again, and a
+// long word looked for a hyphen back to its start): cells print at most PDF_CELL_CHARS characters, cut with a
+// warning, and a table whose rows take more lines than a run lays out is refused before anything is drawn.
+test('excel-to-pdf: a 1 MB text cell is cut to 10,000 characters with a warning, in es and en; the PDF shows its start', async () => {
+  const words = Array.from({ length: 100_000 }, (_, i) => `palabra${i}`).join(' ');
+  const file = inputFile('largo.csv', `Nota,Importe\n"${words}",5\n`);
+  for (const [lang, warning] of [
+    ['es', 'Se han acortado 1 celda(s) de más de 10000 caracteres, que el PDF imprime como máximo (terminan en «…»); la primera, en la fila 2, columna «Nota».'],
+    ['en', '1 cell(s) longer than 10000 characters, the most a PDF cell prints, were cut (they end in "…"); the first in row 2, column "Nota".'],
+  ] as const) {
+    const out = await runTool(tool, [file], { language: lang });
+    assert.deepEqual(out.messages.filter((m) => m.level === 'warning').map((m) => m.text), [warning]);
+    const text = pdfPages(out.files[0].bytes).join('\n');
+    assert.ok(pdfInfo(out.files[0].bytes).pages <= 4, `${pdfInfo(out.files[0].bytes).pages} pages`);
+    assert.match(text, /palabra0 palabra1 palabra2/);
+    const cut = words.slice(0, 10_000);
+    // The last whole word kept, then the ellipsis.
+    assert.ok(text.includes(cut.slice(cut.lastIndexOf(' ', cut.length - 12) + 1, cut.lastIndexOf(' '))), 'the end of what is kept is printed');
+    assert.ok(text.includes('…'));
+    assert.ok(!text.includes('palabra9999 '), 'nothing past the cut');
+  }
+});
+
+test('excel-to-pdf: rows that take more lines than twice PDF_MAX_ROWS are refused before drawing; a zero-width flood wraps', async () => {
+  await countingLayouts(async (layouts) => {
+    // 20 rows of about 40 lines each: 800 lines against 2 × 100.
+    const tall = Array.from({ length: 20 }, (_, i) => `"${Array.from({ length: 400 }, (_, k) => `w${i}-${k}`).join(' ')}"`).join('\n');
+    await rejectsWith(runWith([inputFile('alto.csv', `Texto\n${tall}\n`)], {}, { pdfMaxRows: 100 }), 'too_complex', { params: { reason: 'pdf_lines', max: 200 } });
+    assert.equal(layouts(), 0);
+  });
+  // Characters that draw nothing still take room when lines break: 9,000 combining accents (no advance in the
+  // font) on one letter make several lines, never one line of 9,000 characters.
+  const out = await runTool(tool, [inputFile('marcas.csv', `a\nx${'\u0301'.repeat(9_000)}\n`)]);
+  const lines = pdfPages(out.files[0].bytes).join('\n').split('\n').filter((l) => l.includes('\u0301'));
+  assert.ok(lines.length > 5 && Math.max(...lines.map((l) => l.length)) < 2_000, `${lines.length} lines`);
 });

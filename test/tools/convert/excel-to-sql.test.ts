@@ -12,6 +12,7 @@ import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { textOf } from '../../helpers/typed-titles.ts';
 import { golden } from '../../helpers/golden.ts';
+import { row, xlsxPackage } from '../../helpers/xlsx-package.ts';
 
 
 const matchesGolden = golden('excel-to-sql');
@@ -147,6 +148,59 @@ for (const [dialect, engine] of [['standard', 'sqlite'], ['standard', 'postgres'
     });
   });
 }
+
+// A NUL ended the line for sqlite3 and psql: the rest of the literal and the next row were read as SQL, and the
+// cell below dropped a table. NUL is removed (one warning counts them); every other control is kept as it is.
+const INJECTION = "', 1); DROP TABLE victims; --";
+const CONTROLS = [...Array.from({ length: 31 }, (_, i) => i + 1), 0x7f, 0x85, 0x2028, 0x2029].map((c) => String.fromCharCode(c));
+const hex = (ch: string) => `_x${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`;
+/** An inline-string cell; characters below U+0020 written as OOXML `_xHHHH_` escapes, as Excel writes them. */
+const inline = (ref: string, text: string) =>
+  `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${[...text].map((ch) => (ch < ' ' ? hex(ch) : ch === '<' ? '&lt;' : ch === '&' ? '&amp;' : ch)).join('')}</t></is></c>`;
+const nulBook = () =>
+  inputFile(
+    'nulos.xlsx',
+    xlsxPackage({
+      sheets: [
+        {
+          name: 'Datos',
+          xml: [
+            row(1, inline('A1', 'texto') + inline('B1', 'n')),
+            row(2, inline('A2', "a\u0000'b\u0000") + '<c r="B2"><v>1</v></c>'),
+            row(3, inline('A3', INJECTION) + '<c r="B3"><v>2</v></c>'),
+            ...CONTROLS.map((ch, i) => row(i + 4, inline(`A${i + 4}`, `x${ch}y\nz${ch}`) + `<c r="B${i + 4}"><v>${i + 3}</v></c>`)),
+          ].join(''),
+        },
+      ],
+    }),
+  );
+const NUL_EXPECTED = [["a'b", 1], [INJECTION, 2], ...CONTROLS.map((ch, i) => [`x${ch}y\nz${ch}`, i + 3])];
+
+for (const [dialect, engine] of [['standard', 'sqlite'], ['standard', 'postgres'], ['postgres', 'postgres'], ['mysql', 'mariadb']] as const) {
+  test(`excel-to-sql: ${dialect} loaded by ${engine}'s client: a NUL is removed with a warning and cuts no literal; other controls survive`, async (t) => {
+    const { sql, messages } = await script(nulBook(), { dialect });
+    assert.ok(!sql.includes('\u0000'));
+    assert.deepEqual(
+      messages.filter((m) => m.level === 'warning').map((m) => m.text),
+      ['Se han quitado 2 carácter(es) nulo(s) (U+0000), que un resultado SQL no lleva (el primero en A2 de «nulos.sql»).'],
+    );
+    await withEngine(t, engine, async () => {
+      // The victims table is made first and written to last: a script that dropped it fails to load.
+      const back = await load(engine, `CREATE TABLE victims (v INTEGER);\n${sql}INSERT INTO victims VALUES (1);\n`, 'datos');
+      assert.deepEqual(back.rows, NUL_EXPECTED);
+    });
+  });
+}
+
+test('excel-to-sql: sqlserver writes no NUL either, and the warning is in the language asked', async () => {
+  const { sql, messages } = await script(nulBook(), { dialect: 'sqlserver', language: 'en' });
+  assert.ok(!sql.includes('\u0000'));
+  assert.ok(sql.includes(`(N'a''b', 1),\n  (N''', 1); DROP TABLE victims; --', 2),`));
+  assert.deepEqual(
+    messages.filter((m) => m.level === 'warning').map((m) => m.text),
+    ['2 null character(s) (U+0000) were removed, which a SQL result never carries (the first in A2 of "nulos.sql").'],
+  );
+});
 
 test('excel-to-sql: sqlserver splits a literal between CR and LF', async () => {
   const { sql } = await script(inputFile('cr.csv', 'texto\n"a\r\nb"\n'), { dialect: 'sqlserver' });

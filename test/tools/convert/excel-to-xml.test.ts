@@ -137,8 +137,8 @@ test('excel-to-xml: characters XML 1.0 cannot hold are removed with a warning; t
   const back = readBack(wellFormed(out.files[0].bytes));
   assert.deepEqual(back.rows, [['x\ty', 'uno'], ['p\r\nq', 'z']]);
   assert.deepEqual(out.messages.map((m) => [m.level, m.text]), [
-    ['warning', 'Se han quitado 4 carácter(es) de control que XML no admite (el primero en B2 de «c»).'],
     ['info', 'XML de «c»: 2 elemento(s) <fila> dentro de <datos>, con 2 columna(s) cada uno.'],
+    ['warning', 'Se han quitado 4 carácter(es) de control que XML no admite (el primero en B2 de «c.xml»).'],
   ]);
 });
 

@@ -6,6 +6,7 @@ import { d, readXlsx } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { generator } from '../../helpers/hard-csv.ts';
 import { createContext } from '../../../tools/core/execute.ts';
+import { NOT_XML } from '../../../tools/formats/removed.ts';
 import { readCsv } from '../../../tools/formats/csv/read.ts';
 import { stackTables } from '../../helpers/stack-tables.ts';
 import { writeXlsx } from '../../../tools/formats/xlsx/write.ts';
@@ -142,15 +143,19 @@ test('merge-stack: CSVs typed as they are stacked give the workbook of stacking 
     const hasHeader = t % 3 !== 0;
     const messages: string[] = [];
     let want: Uint8Array;
+    let removed = 0;
     try {
       const tables = files.map((f) => ({ label: f.name, table: readCsv(f, { hasHeader, detectTypes: true, report: (...m) => void messages.push(m[1]) }).table }));
-      want = writeXlsx([stackTables(tables, { name: 'combinado', hasHeader, matchByName: t % 2 === 0, labelColumn: 'Archivo de origen', report: (...m) => void messages.push(m[1]) })], ctx);
+      const stacked = stackTables(tables, { name: 'combinado', hasHeader, matchByName: t % 2 === 0, labelColumn: 'Archivo de origen', report: (...m) => void messages.push(m[1]) });
+      // The writer's one warning for characters XML cannot hold, when the stacked table has some.
+      removed = [stacked.titleCells ?? stacked.header ?? [], ...stacked.rows].some((r) => r.some((c) => typeof c === 'string' && NOT_XML.test(c))) ? 1 : 0;
+      want = writeXlsx([stacked], ctx);
     } catch {
       continue;
     }
     const out = await runTool(tool, files, { 'has-header': hasHeader, 'match-by-name': t % 2 === 0 });
     assert.deepEqual(out.files[0].bytes, want, `pair ${t}`);
-    assert.equal(out.messages.length, messages.length, `pair ${t}: ${out.messages.map((m) => m.text).join(' | ')}`);
+    assert.equal(out.messages.length, messages.length + removed, `pair ${t}: ${out.messages.map((m) => m.text).join(' | ')}`);
     compared++;
   }
   assert.ok(compared > 150, `only ${compared} compared`);

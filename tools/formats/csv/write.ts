@@ -3,9 +3,11 @@
 import { FirstRows, rowsOf } from '../batch.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 import { joinBytes } from '../util/bytes.ts';
-import { CellError, isoDate, type AnyCell, type RowBatch, type TableData, type TableHead, type Written } from '../model.ts';
+import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type Removed, type RowBatch, type TableData, type TableHead, type Written } from '../model.ts';
 import { isoTime, isTimeOnly } from '../dates.ts';
 import { titleRow } from '../table/titles.ts';
+import { nulFilter, type CharFilter } from '../removed.ts';
+import type { ResultBudget } from '../budget.ts';
 import type { TableWriter } from '../xlsx/write.ts';
 import { RecordBatch } from './book.ts';
 import { PLAIN } from './records.ts';
@@ -85,18 +87,33 @@ export function writeCsv(table: TableData<AnyCell>, o: CsvWriteOptions = {}): Ui
 export class CsvWriter {
   private readonly delimiter: string;
   private readonly special: RegExp;
+  /** What needs a second look: what needs quotes, and U+0000, which no result keeps (removed.ts). */
+  private readonly unusual: RegExp;
   /** Encoded text, and batches of records to copy at the end, in order. */
   private readonly chunks: (Buffer | RecordBatch)[] = [];
   private readonly dates = new BoundedMap<number, string>(4096);
   private out: string;
+  /** Rows written so far, the title row included: the row number of a cell that loses a NUL. */
+  private written = 0;
+  private readonly nul: CharFilter;
+
+  private readonly budget: ResultBudget | null;
 
   constructor(
     private readonly width: number,
-    o: { delimiter?: string; bom?: boolean } = {},
+    o: { delimiter?: string; bom?: boolean; table?: string; budget?: ResultBudget | null } = {},
   ) {
+    this.budget = o.budget ?? null;
     this.delimiter = o.delimiter ?? ',';
     this.special = quotingRule(this.delimiter);
+    this.unusual = new RegExp(`${this.special.source}|\u0000`);
     this.out = o.bom !== false ? '\uFEFF' : '';
+    this.nul = nulFilter(o.table);
+  }
+
+  /** The NULs removed (a CSV read from bytes never holds one: the reader refuses them as binary). */
+  removed(): Removed | null {
+    return this.nul.removed();
   }
 
   row(row: readonly AnyCell[]): void {
@@ -104,26 +121,44 @@ export class CsvWriter {
   }
 
   rows(rows: readonly (readonly AnyCell[])[]): void {
-    const { width, delimiter, special } = this;
+    const { width, delimiter, special, unusual } = this;
     let out = this.out;
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
-      const start = out.length;
+      let start = out.length;
       for (let i = 0; i < width; i++) {
         const c = row[i] ?? null;
-        const s = typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c);
+        let s = typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c);
         if (i > 0) out += delimiter;
-        out += csvField(s, special);
+        if (!unusual.test(s)) out += s;
+        else {
+          s = this.nul.clean(s, () => `${columnLetter(i)}${this.written + r + 1}`);
+          out += csvField(s, special);
+        }
+        // A row of huge cells is encoded (and counted) as it grows, not first made into one huge string.
+        if (out.length > HUGE_TEXT) {
+          this.encode(out);
+          out = '';
+          start = -1;
+        }
       }
       // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
       if (width === 1 && out.length === start) out += '""';
       out += '\r\n';
       if (out.length > 65_536) {
-        this.chunks.push(Buffer.from(out, 'utf8'));
+        this.encode(out);
         out = '';
       }
     }
     this.out = out;
+    this.written += rows.length;
+  }
+
+  /** Text encoded into the result, counted against the run's budget. */
+  private encode(text: string): void {
+    const bytes = Buffer.from(text, 'utf8');
+    this.budget?.add(bytes.length);
+    this.chunks.push(bytes);
   }
 
   /**
@@ -142,8 +177,9 @@ export class CsvWriter {
    * only noted here; finish() sizes the whole CSV and copies them once into it, as no other copy is made.
    */
   records(batch: RecordBatch): void {
+    this.written += batch.length;
     if (this.out.length > 0) {
-      this.chunks.push(Buffer.from(this.out, 'utf8'));
+      this.encode(this.out);
       this.out = '';
     }
     this.chunks.push(batch);
@@ -151,7 +187,7 @@ export class CsvWriter {
 
   /** The CSV's bytes; the writer is done. */
   finish(): Uint8Array {
-    this.chunks.push(Buffer.from(this.out, 'utf8'));
+    this.encode(this.out);
     this.out = '';
     const chunks = this.chunks;
     if (!chunks.some((c) => c instanceof RecordBatch)) {
@@ -162,6 +198,8 @@ export class CsvWriter {
     const plans = chunks.map((c) => (c instanceof RecordBatch ? this.plan(c) : null));
     let size = 0;
     for (let i = 0; i < chunks.length; i++) size += plans[i]?.size ?? (chunks[i] as Buffer).length;
+    // The text was counted as it was encoded; the records copied count now, before the copy is made.
+    for (let i = 0; i < chunks.length; i++) if (plans[i]) this.budget?.add(plans[i]!.size);
     // Its own memory, exactly sized: never a slice of Node's shared buffer pool.
     const out = new Uint8Array(size);
     let p = 0;
@@ -252,6 +290,8 @@ export class CsvWriter {
 
 const CR = 13;
 const LF = 10;
+/** Characters of text a writer builds before encoding it, whatever a row holds. */
+const HUGE_TEXT = 1 << 22;
 
 export interface CsvWriterOptions {
   /** One character; the source's (a CSV keeps its delimiter) or a comma when left out. */
@@ -264,13 +304,15 @@ export interface CsvWriterOptions {
   typedTitles?: boolean;
   /** The table's name in the preview (a CSV holds none), when not the head's. */
   name?: string;
+  /** The run's result budget (resultBudget(ctx)): the writer stops when its bytes pass it. */
+  budget?: ResultBudget | null;
 }
 
 /** A table as CSV, written as its rows come: RFC 4180 quoting, CRLF, every row as wide as the head says. */
 export function csvWriter(head: TableHead, o: CsvWriterOptions = {}): TableWriter {
   const delimiter = o.delimiter ?? head.delimiter ?? ',';
   const width = head.width;
-  const csv = new CsvWriter(width, { delimiter, bom: o.bom });
+  const csv = new CsvWriter(width, { delimiter, bom: o.bom, table: o.name ?? head.name, budget: o.budget });
   if (o.titles !== false && head.header && head.header.length > 0) csv.row(o.typedTitles ? titleRow(head)! : head.header);
   const first = new FirstRows();
   let count = 0;
@@ -282,7 +324,7 @@ export function csvWriter(head: TableHead, o: CsvWriterOptions = {}): TableWrite
       else csv.rows(rowsOf(batch));
     },
     end(): Written {
-      return { bytes: csv.finish(), preview: first.preview(o.name ?? head.name, head.header, width, count) };
+      return { bytes: csv.finish(), preview: first.preview(o.name ?? head.name, head.header, width, count), removed: csv.removed() };
     },
   };
 }

@@ -42,7 +42,7 @@ export interface DocxTable {
 
 export interface DocxResult extends Written {
   /** Characters XML cannot hold, removed (tools.md §2.6). */
-  removed: { count: number; first: string | null };
+  xmlRemoved: { count: number; first: string | null };
 }
 
 const NS_W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
@@ -168,7 +168,7 @@ export function writeDocx(table: DocxTable, o: DocxOptions): DocxResult {
   });
   const bytes = zip.finish();
   const written = writtenOf(bytes, { name: table.name, header: titles, width: table.width }, rows as Row[]);
-  return { ...written, removed: { count: filter.count, first: filter.first } };
+  return { ...written, xmlRemoved: { count: filter.count, first: filter.first } };
 }
 
 const CONTENT_TYPES =

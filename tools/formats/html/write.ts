@@ -30,10 +30,10 @@ export interface HtmlOptions {
 }
 
 /** The HTML of a table read whole, and what it had to remove (the characters, the first cell that lost some). */
-export function writeHtml(table: Table, o: HtmlOptions): Written & { removed: XmlCharFilter } {
+export function writeHtml(table: Table, o: HtmlOptions): Written {
   const rows = table.rows();
   const width = table.width;
-  const chars = new XmlCharFilter();
+  const chars = new XmlCharFilter(table.name);
   const html = (c: Cell, where: () => string) => chars.clean(displayText(c), where).split(/\r\n|\r|\n/).map(escapeHtml).join('<br>');
   const classes = [o.classes, o.styled ? STYLED : ''].filter(Boolean).join(' ');
   const out: string[] = [classes ? `<table class="${classes}">` : '<table>'];
@@ -54,7 +54,7 @@ export function writeHtml(table: Table, o: HtmlOptions): Written & { removed: Xm
   const title = chars.clean(o.title, () => 'title');
   const styles = o.styled ? [STYLE] : [];
   const body = o.page ? page(o.lang, title, styles, out) : [...styles, ...out];
-  return { ...writtenOf(new TextEncoder().encode(body.join('\n') + '\n'), table, rows), removed: chars };
+  return { ...writtenOf(new TextEncoder().encode(body.join('\n') + '\n'), table, rows), removed: chars.removed() };
 }
 
 /** A cell as the page shows it: the plain machine form, with a space instead of `T` between date and time. */

@@ -8,13 +8,18 @@
 // third of the table path's.
 import { FirstRows, rowsOf } from '../batch.ts';
 import { joinBytes } from '../util/bytes.ts';
-import { CellError, FullCell, type AnyCell, type Cell, type RowBatch, type TableHead, type Written } from '../model.ts';
+import { CellError, columnLetter, FullCell, type AnyCell, type Cell, type RowBatch, type TableHead, type Written } from '../model.ts';
 import { RecordBatch } from '../csv/book.ts';
 import { csvText } from '../csv/write.ts';
 import type { TableWriter } from '../xlsx/write.ts';
 import type { CsvRecords } from '../csv/records.ts';
 import { FieldScan, fieldText, scanField } from '../csv/tokens.ts';
 import { detectType } from '../csv/detect-type.ts';
+import { nulFilter, type CharFilter } from '../removed.ts';
+import type { ResultBudget } from '../budget.ts';
+
+/** Characters of text a writer builds before encoding it, whatever a row holds. */
+const HUGE_TEXT = 1 << 22;
 
 export interface Layout {
   pretty: boolean;
@@ -29,16 +34,17 @@ export interface Layout {
 // escaped; for a string holding any, JSON.stringify decides). Anything else is written between quotes as it is.
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-const stringText = (s: string) => (ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`);
+/** JSON text of a string; `nul` takes U+0000 out (removed.ts), looked for only in text that needs escapes. */
+const stringText = (s: string, nul?: (s: string) => string) => (ESCAPED.test(s) ? JSON.stringify(nul && s.includes('\u0000') ? nul(s) : s) : `"${s}"`);
 
 /** JSON text of a cell; the text of a date is remembered by its time (a column of dates repeats them). */
-function valueText(c: AnyCell, dates: Map<number, string>): string {
+function valueText(c: AnyCell, dates: Map<number, string>, nul?: (s: string) => string): string {
   if (c === null) return 'null';
-  if (typeof c === 'string') return stringText(c);
+  if (typeof c === 'string') return stringText(c, nul);
   if (typeof c === 'number') return Number.isFinite(c) ? String(c) : stringText(String(c));
   if (typeof c === 'boolean') return c ? 'true' : 'false';
-  if (c instanceof FullCell) return valueText(c.value, dates);
-  if (c instanceof CellError) return stringText(c.text);
+  if (c instanceof FullCell) return valueText(c.value, dates, nul);
+  if (c instanceof CellError) return stringText(c.text, nul);
   const time = c.getTime();
   let text = dates.get(time);
   if (text === undefined) {
@@ -64,12 +70,18 @@ function pieces(o: Layout) {
 }
 
 /** JSON of rows given a batch at a time (the titles of a list first), written into one growing string. */
-function textJson(o: Layout, titles: readonly string[] | null): JsonOut {
+function textJson(o: Layout, titles: readonly string[] | null, nuls: Nuls, budget: ResultBudget | null = null): JsonOut {
   const chunks: Uint8Array[] = [];
+  const encode = (s: string) => {
+    const bytes = Buffer.from(s, 'utf8');
+    budget?.add(bytes.length);
+    chunks.push(bytes);
+  };
   const p = pieces(o);
   const dates = new Map<number, string>();
   let text = '[';
   let n = 0;
+  const { nul, at } = nuls;
   const rows = (batch: readonly (readonly AnyCell[])[]) => {
     // Locals, not the closure's variables: a string grown by `+=` in a captured variable is stored back to
     // the closure's context at every step (excel-to-json of 100,000 rows: about a fifth slower).
@@ -80,15 +92,22 @@ function textJson(o: Layout, titles: readonly string[] | null): JsonOut {
     for (let r = 0; r < batch.length; r++) {
       const row = batch[r];
       t += (count++ > 0 ? ',' : '') + p.rowStart;
+      at.row = count + nuls.first;
       let written = 0;
       for (let i = 0; i < width; i++) {
         const c = row[i] ?? null;
         if (c === null && skip) continue;
-        t += (written++ > 0 ? ',' : '') + prefix[i] + valueText(c, dates);
+        at.col = i;
+        t += (written++ > 0 ? ',' : '') + prefix[i] + valueText(c, dates, nul);
+        // A row of huge cells is encoded (and counted) as it grows, not first made into one huge string.
+        if (t.length > HUGE_TEXT) {
+          encode(t);
+          t = '';
+        }
       }
       t += written > 0 ? p.closeAfter : p.close;
       if (t.length > 65_536) {
-        chunks.push(Buffer.from(t, 'utf8'));
+        encode(t);
         t = '';
       }
     }
@@ -99,7 +118,7 @@ function textJson(o: Layout, titles: readonly string[] | null): JsonOut {
   return {
     rows,
     end() {
-      chunks.push(Buffer.from(text + p.end(n), 'utf8'));
+      encode(text + p.end(n));
       return joinBytes(chunks);
     },
   };
@@ -112,9 +131,27 @@ interface JsonOut {
   end(): Uint8Array;
 }
 
+/**
+ * U+0000 taken out of texts (removed.ts), and where the cell being written is: its row as a sheet would number
+ * it (the keys of objects being row 1, the titles of lists the first item).
+ */
+interface Nuls {
+  filter: CharFilter;
+  nul: (s: string) => string;
+  at: { row: number; col: number };
+  /** Added to the count of items written to give the row. */
+  first: number;
+}
+
+function nulsOf(table: string, keys: boolean): Nuls {
+  const filter = nulFilter(table);
+  const at = { row: 0, col: 0 };
+  return { filter, at, first: keys ? 1 : 0, nul: (s) => filter.clean(s, () => `${columnLetter(at.col)}${at.row}`) };
+}
+
 /** `count` rows (`rowAt` gives each) as JSON bytes. */
 export function jsonBytes(count: number, rowAt: (r: number) => readonly AnyCell[], o: Layout): Uint8Array {
-  const out = textJson(o, null);
+  const out = textJson(o, null, nulsOf('', o.keys !== null));
   for (let r = 0; r < count; r += 512) out.rows(Array.from({ length: Math.min(512, count - r) }, (_, k) => rowAt(r + k)));
   return out.end();
 }
@@ -123,30 +160,34 @@ export function jsonBytes(count: number, rowAt: (r: number) => readonly AnyCell[
  * A table as JSON, written as its batches come: the batches of a CSV read with types (csv/book.ts) from their
  * records' bytes, any other rows from their cells.
  */
-export function jsonWriter(head: TableHead, o: Layout, titles: readonly string[] | null): TableWriter {
+export function jsonWriter(head: TableHead, layout: Layout, titles: readonly string[] | null, budget: ResultBudget | null = null): TableWriter {
   let out: JsonOut | null = null;
   const first = new FirstRows();
   let count = 0;
+  const nuls = nulsOf(head.name, layout.keys !== null);
+  // Keys are the titles: row 1.
+  const o = layout.keys === null ? layout : { ...layout, keys: layout.keys.map((k, i) => nuls.filter.clean(k, () => `${columnLetter(i)}1`)) };
   return {
     write(batch: RowBatch<AnyCell> | readonly (readonly AnyCell[])[]) {
       first.take(batch);
       count += batch.length;
       if (batch instanceof RecordBatch && batch.typed && batch.drop < 0) {
-        out ??= recordsJson(batch.src, o, titles);
+        out ??= recordsJson(batch.src, o, titles, nuls, budget);
         if (out.records) return out.records(batch.ks);
       }
-      out ??= textJson(o, titles);
+      out ??= textJson(o, titles, nuls, budget);
       out.rows(rowsOf(batch));
     },
     end(): Written {
-      return { bytes: (out ?? textJson(o, titles)).end(), preview: first.preview(head.name, head.header, head.width, count) };
+      const bytes = (out ?? textJson(o, titles, nuls, budget)).end();
+      return { bytes, preview: first.preview(head.name, head.header, head.width, count), removed: nuls.filter.removed() };
     },
   };
 }
 
 /** A CSV's data records, typed, as JSON (csvJsonBytes's rule). */
 export function csvJsonBytes(src: CsvRecords, o: Layout, titles: readonly string[] | null): Uint8Array {
-  const out = recordsJson(src, o, titles);
+  const out = recordsJson(src, o, titles, nulsOf('', o.keys !== null));
   out.records!(Int32Array.from({ length: src.rowCount }, (_, j) => src.first + j));
   return out.end();
 }
@@ -163,11 +204,16 @@ const SHORT: Record<number, number> = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114
 class ByteOut {
   buf: Buffer;
   at = 0;
-  constructor(size: number) {
+  constructor(
+    size: number,
+    /** Checked whenever the buffer grows: what is written is counted once, at the end. */
+    private readonly budget: ResultBudget | null = null,
+  ) {
     this.buf = Buffer.allocUnsafeSlow(Math.max(size, 1024));
   }
   room(n: number): void {
     if (this.at + n <= this.buf.length) return;
+    this.budget?.check(this.at);
     const bigger = Buffer.allocUnsafeSlow(Math.max(this.at + n, Math.floor(this.buf.length * 1.5)));
     bigger.set(this.buf.subarray(0, this.at));
     this.buf = bigger;
@@ -210,7 +256,7 @@ const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
  * file with JSON's escapes. Typed values never hold a byte outside ASCII, so a candidate read as Latin-1
  * types exactly as its UTF-8 text would.
  */
-function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | null): JsonOut {
+function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | null, nuls: Nuls, budget: ResultBudget | null = null): JsonOut {
   const p = pieces(o);
   // Every column's `"key": ` encoded once, end to end (a Uint8Array per key costs a wide table dearly).
   const keys = new ByteOut(o.width * 16);
@@ -237,7 +283,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
   const rows = src.rowCount + (titles ? 1 : 0);
   // Every key and value written once, as without skip-empty-values; with it, the size of a sparse table's
   // JSON is unknown (empty cells write nothing), and the buffer grows from the file's size.
-  const out = new ByteOut(p.skip ? b.length * 2 + 1024 : b.length + 16 + rows * (keyAt[o.width] + o.width * 3 + 8));
+  const out = new ByteOut(p.skip ? b.length * 2 + 1024 : b.length + 16 + rows * (keyAt[o.width] + o.width * 3 + 8), budget);
   /** The key of column `col`, after a comma unless it is the row's first value. */
   const key = (col: number, first: boolean) => {
     const from = keyAt[col];
@@ -253,9 +299,11 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
   let n = 0;
   if (titles) {
     out.put(rowStart);
+    nuls.at.row = 1;
     for (let i = 0; i < o.width; i++) {
       key(i, i === 0);
-      out.text(stringText(titles[i]));
+      nuls.at.col = i;
+      out.text(stringText(titles[i], nuls.nul));
     }
     out.put(o.width > 0 ? closeAfter : close);
     n++;
@@ -355,11 +403,13 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
     let text = '';
     for (const row of batch) {
       text += (n++ > 0 ? ',' : '') + p.rowStart;
+      nuls.at.row = n + nuls.first;
       let written = 0;
       for (let i = 0; i < o.width; i++) {
         const c = row[i] ?? null;
         if (c === null && p.skip) continue;
-        text += (written++ > 0 ? ',' : '') + p.prefix[i] + valueText(c, dates);
+        nuls.at.col = i;
+        text += (written++ > 0 ? ',' : '') + p.prefix[i] + valueText(c, dates, nuls.nul);
       }
       text += written > 0 ? p.closeAfter : p.close;
     }
@@ -370,6 +420,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
     rows: asText,
     end() {
       out.text(p.end(n));
+      budget?.add(out.at);
       return out.bytes();
     },
   };

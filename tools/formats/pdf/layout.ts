@@ -9,7 +9,7 @@
 // laid out here (wrap.ts, pages.ts: widths are known, so every row's height is) and drawn into pdfmake's pages
 // at pdfkit's level (draw.ts), because pdfmake's own table layout takes about 0.6 ms per row.
 import { FormatError } from '../errors.ts';
-import type { Cell, Row } from '../model.ts';
+import { columnLetter, type Cell, type Removed, type Row } from '../model.ts';
 import { displayText, type DisplayWords, type Lang } from '../display.ts';
 import { fitWidths, measureColumns, packBands, type Measure } from './columns.ts';
 import { TableDrawer, type DrawRow } from './draw.ts';
@@ -34,6 +34,11 @@ export interface PdfOptions {
   /** Caption of a band of columns when the table is printed in several. */
   bandLabel(first: number, last: number, total: number): string;
   signal: AbortSignal;
+  /**
+   * Lines the table's rows may take, all bands together (a row counts its lines, at least one): past it the
+   * run is refused before anything is drawn. Pages, which the time goes to, follow lines, not rows.
+   */
+  maxLines: number;
 }
 
 export interface PdfTable {
@@ -49,6 +54,8 @@ export interface PdfResult {
   bands: number;
   /** Characters the font cannot draw, shown as U+FFFD. */
   missing: { count: number; first: { row: number; column: number } | 'title' | null };
+  /** U+0000 left out of the cells (removed.ts), for Written.removed. */
+  removed: Removed | null;
 }
 
 const MARGIN_X = 28;
@@ -61,26 +68,62 @@ export interface ColumnPlan {
   /** Column indexes of each band, left to right; empty when the table has no column. */
   bands: number[][];
   measures: Measure[];
+  /** Cells cut to PDF_CELL_CHARS characters, and the first of them (row 0 is the title row). */
+  cut: { count: number; first: { row: number; column: number } | null };
 }
 
-/** Measures the columns and groups them into the bands that fit the page (the row bound counts bands too). */
+/**
+ * Characters a cell prints at most: the rest is cut, with a warning (a text cell of 1 MB took the whole time
+ * limit to lay out, and printed as 120 pages of one cell). About three pages of a narrow column.
+ */
+export const PDF_CELL_CHARS = 10_000;
+
+/** Lines a run lays out, per row PDF_MAX_ROWS allows: a few tall rows pass, a table of long texts does not. */
+export const PDF_LINES_PER_ROW = 2;
+
+/**
+ * Measures the columns and groups them into the bands that fit the page (the row bound counts bands too),
+ * after cutting every text longer than PDF_CELL_CHARS (in `table` itself: what is printed is what is previewed).
+ */
 export function planColumns(table: PdfTable, o: Pick<PdfOptions, 'pageSize' | 'orientation' | 'fontSize' | 'lang' | 'words'>): ColumnPlan {
   const { normal, bold } = pdfSetup();
+  const cut = cutLongCells(table);
   const measures = measureColumns(table, o, (text, header) => (header ? bold : normal).width(text) * o.fontSize);
-  return { bands: packBands(measures, pageBox(o, normal).width - RULE, COLUMN_EXTRA, o.fontSize), measures };
+  return { bands: packBands(measures, pageBox(o, normal).width - RULE, COLUMN_EXTRA, o.fontSize), measures, cut };
 }
+
+function cutLongCells(table: PdfTable): ColumnPlan['cut'] {
+  const cut: ColumnPlan['cut'] = { count: 0, first: null };
+  const rows = table.header ? [table.header, ...table.rows] : table.rows;
+  for (let r = 0; r < rows.length; r++) {
+    const cells = rows[r];
+    for (let c = 0; c < cells.length; c++) {
+      const v = cells[c];
+      if (typeof v !== 'string' || v.length <= PDF_CELL_CHARS) continue;
+      // A surrogate pair is never split.
+      const end = isHighSurrogate(v.charCodeAt(PDF_CELL_CHARS - 1)) ? PDF_CELL_CHARS - 1 : PDF_CELL_CHARS;
+      cells[c] = v.slice(0, end) + '…';
+      cut.count++;
+      cut.first ??= { row: table.header ? r : r + 1, column: c };
+    }
+  }
+  return cut;
+}
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
 
 /** Renders the table as planned by planColumns. */
 export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan, o: PdfOptions): Promise<PdfResult> {
   const { pdfmake, normal, bold } = pdfSetup();
   const missing: PdfResult['missing'] = { count: 0, first: null };
+  const nuls = { count: 0, first: '' };
   const stopIfAborted = () => {
     if (o.signal.aborted) throw new FormatError('too-complex', 'stopped: past the time limit', { params: { reason: 'time' } });
   };
   const title = cleanText(o.title, normal, () => {
     missing.count++;
     missing.first ??= 'title';
-  });
+  }, null);
   const page = pageBox(o, normal, bold.width(title) * (o.fontSize + 2));
   const lineHeight = o.fontSize * normal.lineHeight * LINE_SPACING;
   const hasHeader = table.header !== null;
@@ -88,12 +131,13 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
   const captions = bands.map((columns) => (bands.length > 1 ? wrapLines(o.bandLabel(columns[0] + 1, columns[columns.length - 1] + 1, table.width), page.width, bold, o.fontSize) : null));
   const captionHeight = (b: number) => (captions[b] ? captions[b]!.length * lineHeight + CAPTION_GAP : 0);
 
-  /** A cell's text as drawn; `onMissing` hears of each character the font lacks. */
-  const cellText = (cells: Cell[] | null, column: number, onMissing: (() => void) | null) =>
-    cleanText(displayText(cells?.[column] ?? null, o), normal, onMissing);
+  /** A cell's text as drawn; `onMissing` hears of each character the font lacks, `onNul` of each U+0000 left out. */
+  const cellText = (cells: Cell[] | null, column: number, onMissing: (() => void) | null, onNul: (() => void) | null = null) =>
+    cleanText(displayText(cells?.[column] ?? null, o), normal, onMissing, onNul);
 
   // First pass: every row's height in lines, and the characters the font lacks, counted once per cell (in the
   // order the cells are printed).
+  let laidOut = 0;
   const pages = planPages(
     bands.length,
     (b) => {
@@ -104,12 +148,15 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
         missing.count++;
         missing.first ??= { row: atRow, column: atColumn };
       };
+      const onNul = () => {
+        if (nuls.count++ === 0) nuls.first = `${columnLetter(atColumn)}${atRow + 1}`;
+      };
       const tallest = (cells: Cell[] | null, row: number, font: FontMetrics) => {
         let lines = 1;
         atRow = row;
         for (let i = 0; i < columns.length; i++) {
           atColumn = columns[i];
-          lines = Math.max(lines, lineCount(cellText(cells, columns[i], onMissing), widthsOf[b][i], font, o.fontSize));
+          lines = Math.max(lines, lineCount(cellText(cells, columns[i], onMissing, onNul), widthsOf[b][i], font, o.fontSize));
         }
         return lines;
       };
@@ -118,6 +165,8 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
       for (let r = 0; r < table.rows.length; r++) {
         if (r % 4096 === 4095) stopIfAborted();
         rows[r] = tallest(table.rows[r], r + (hasHeader ? 1 : 0), normal);
+        // Refused as soon as it is known, not after measuring the rest.
+        if ((laidOut += rows[r]) > o.maxLines) throw new FormatError('pdf-lines', 'PDF lines', { params: { reason: 'pdf_lines', max: o.maxLines } });
       }
       return { titles, rows };
     },
@@ -153,22 +202,27 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
     o.fontSize,
     lineHeight,
   );
+  // A row continued over several pages is wrapped once, not once per page (a long cell made it quadratic).
+  let wrapped: { band: number; row: number; lines: string[][] } | null = null;
   pages.forEach((p: PagePlan, i) => {
     if (i % 16 === 0) stopIfAborted();
     const columns = bands[p.band];
-    const drawn = (cells: Cell[] | null, titles: boolean, from = 0, to?: number): DrawRow => {
-      const lines = columns.map((c, i) => wrapLines(cellText(cells, c, null), widthsOf[p.band][i], titles ? bold : normal, o.fontSize));
+    const drawn = (cells: Cell[] | null, titles: boolean, from = 0, to?: number, row = -2): DrawRow => {
+      const again = wrapped !== null && wrapped.band === p.band && wrapped.row === row;
+      const lines = again ? wrapped!.lines : columns.map((c, i) => wrapLines(cellText(cells, c, null), widthsOf[p.band][i], titles ? bold : normal, o.fontSize));
+      if (to !== undefined && !again) wrapped = { band: p.band, row, lines };
       const shown = to === undefined ? lines : lines.map((l) => (from === 0 && l.length <= to ? l : l.slice(from, to)));
       const right = columns.map((c) => !titles && typeof cells?.[c] === 'number');
       return { cells: shown, right, titles, lines: to === undefined ? Math.max(1, ...lines.map((l) => l.length)) : to - from };
     };
     const rows: DrawRow[] = [];
     if (p.titles) rows.push(drawn(table.header, true));
-    for (const s of p.slices) rows.push(s.row < 0 ? drawn(table.header, true, s.from, s.to) : drawn(table.rows[s.row], false, s.from, s.to));
+    for (const s of p.slices) rows.push(s.row < 0 ? drawn(table.header, true, s.from, s.to, s.row) : drawn(table.rows[s.row], false, s.from, s.to, s.row));
     drawer.drawPage(i, MARGIN_X, page.margins[1], p.caption ? captions[p.band] : null, captionHeight(p.band), widthsOf[p.band], rows);
   });
   const bytes = await outputOf(pdf);
-  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), pages: pageCount, bands: bands.length, missing };
+  const removed: Removed | null = nuls.count === 0 ? null : { kind: 'nul', count: nuls.count, cell: nuls.first, table: o.title };
+  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), pages: pageCount, bands: bands.length, missing, removed };
 }
 
 /** Ends the document and gathers its bytes (as pdfmake's getBuffer does). */
@@ -183,19 +237,21 @@ function outputOf(pdf: PdfKitDocument): Promise<Buffer> {
 }
 
 /**
- * A text as the font can draw it: line breaks as `\n`, tabs as spaces, and U+FFFD for each character the font
- * has no glyph for (`onMissing` is told of each).
+ * A text as the font can draw it: line breaks as `\n`, tabs as spaces, U+0000 left out (`onNul` is told of
+ * each: no result keeps one, removed.ts), and U+FFFD for each character the font has no glyph for (`onMissing`
+ * is told of each).
  */
-function cleanText(text: string, font: FontMetrics, onMissing: (() => void) | null): string {
+function cleanText(text: string, font: FontMetrics, onMissing: (() => void) | null, onNul: (() => void) | null): string {
   let plain = true;
   for (let i = 0; i < text.length && plain; i++) {
     const c = text.charCodeAt(i);
-    plain = c === 10 || (c !== 13 && c !== 9 && font.covers(c));
+    plain = c === 10 || (c !== 13 && c !== 9 && c !== 0 && font.covers(c));
   }
   if (plain) return text;
   let out = '';
   for (const ch of text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ')) {
-    if (ch === '\n' || font.covers(ch.codePointAt(0)!)) out += ch;
+    if (ch === '\u0000') onNul?.();
+    else if (ch === '\n' || font.covers(ch.codePointAt(0)!)) out += ch;
     else {
       out += REPLACEMENT;
       onMissing?.();

@@ -215,12 +215,16 @@ const sqlserver: Dialect = {
 
 export const DIALECT: Record<DialectId, Dialect> = { standard, mysql, sqlserver, postgres };
 
-/** The SQL literal of a cell in a column of `type`. */
-export function literal(c: Cell, type: ColumnType, d: Dialect): string {
+/**
+ * The SQL literal of a cell in a column of `type`. `clean` takes U+0000 out of text first (removed.ts): no
+ * dialect but mysql can write one, and the sqlite3 and psql clients end the line at a raw one, so that the
+ * rest of the literal, and the next cell, were read as SQL.
+ */
+export function literal(c: Cell, type: ColumnType, d: Dialect, clean: (s: string) => string = (s) => s): string {
   if (c === null) return 'NULL';
-  if (writtenAsText(c, type)) return d.text(csvText(c));
+  if (writtenAsText(c, type)) return d.text(clean(csvText(c)));
   if (typeof c === 'number') return numberLiteral(c);
   if (typeof c === 'boolean') return d.boolean(c);
   if (c instanceof Date) return d.date(c, type);
-  return d.text(c);
+  return d.text(clean(c));
 }

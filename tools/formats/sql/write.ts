@@ -1,8 +1,10 @@
 // A table as a SQL script (excel-to-sql): CREATE TABLE with the column types given, then INSERT statements of
 // `batchSize` rows each. Names, types and literals per dialect: names.ts, column-types.ts, dialects.ts.
-// Statements end with `;` and lines with LF; the script is UTF-8 without BOM.
+// Statements end with `;` and lines with LF; the script is UTF-8 without BOM. Text loses U+0000 (removed.ts).
 import { writtenOf } from '../batch.ts';
-import type { Row, Written } from '../model.ts';
+import { columnLetter, type Row, type Written } from '../model.ts';
+import { nulFilter } from '../removed.ts';
+import type { ResultBudget } from '../budget.ts';
 import { joinBytes } from '../util/bytes.ts';
 import type { ColumnInfo } from './column-types.ts';
 import { literal, typeNames, type Dialect } from './dialects.ts';
@@ -17,6 +19,8 @@ export interface SqlOptions {
   types: ColumnInfo[];
   createTable: boolean;
   batchSize: number;
+  /** The run's result budget (resultBudget(ctx)): the script stops when its bytes pass it. */
+  budget?: ResultBudget | null;
 }
 
 /** The script of a table's rows, and how many INSERT statements it holds. */
@@ -28,11 +32,20 @@ export function writeSql(rows: readonly Row[], o: SqlOptions): Written & { state
   let out = '';
   let blocks = 0;
   /** One block of lines; blocks are separated by an empty line. */
+  const budget = o.budget ?? null;
+  const encode = (s: string) => {
+    const bytes = Buffer.from(s, 'utf8');
+    budget?.add(bytes.length);
+    chunks.push(bytes);
+  };
+  /** Characters of the INSERT being made: checked against the budget as it grows (characters ≤ bytes). */
+  let pending = 0;
   const block = (lines: string[]) => {
     if (blocks++ > 0) out += '\n';
     out += lines.join('\n') + '\n';
+    pending = 0;
     if (out.length > 65_536) {
-      chunks.push(Buffer.from(out, 'utf8'));
+      encode(out);
       out = '';
     }
   };
@@ -40,20 +53,32 @@ export function writeSql(rows: readonly Row[], o: SqlOptions): Written & { state
   if (o.createTable) block(createTable(d, name, columns, infos));
   const head = `INSERT INTO ${d.quote(name)} (${columns.map(d.quote).join(', ')}) VALUES`;
   const size = o.batchSize;
+  const nul = nulFilter(name);
+  // Row 1 holds the titles.
+  let at = 0;
+  let col = 0;
+  const clean = (s: string) => nul.clean(s, () => `${columnLetter(col)}${at + 2}`);
   let statements = 0;
   for (let start = 0; start < rows.length; start += size) {
     const end = Math.min(rows.length, start + size);
     const lines = [head];
     for (let r = start; r < end; r++) {
       const row = rows[r];
-      const values = infos.map((info, c) => literal(row[c] ?? null, info.type, d));
+      at = r;
+      const values = infos.map((info, c) => {
+        col = c;
+        const text = literal(row[c] ?? null, info.type, d, clean);
+        pending += text.length;
+        return text;
+      });
+      budget?.check(out.length + pending);
       lines.push(`  (${values.join(', ')})${r === end - 1 ? ';' : ','}`);
     }
     block(lines);
     statements++;
   }
-  chunks.push(Buffer.from(out, 'utf8'));
-  return { ...writtenOf(joinBytes(chunks), { name, header: columns, width: columns.length }, rows), statements };
+  encode(out);
+  return { ...writtenOf(joinBytes(chunks), { name, header: columns, width: columns.length }, rows), removed: nul.removed(), statements };
 }
 
 function createTable(d: Dialect, name: string, names: string[], infos: ColumnInfo[]): string[] {

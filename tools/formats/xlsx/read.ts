@@ -31,7 +31,7 @@ export class XlsxReader implements BookReader {
   readonly sheets: WorkbookInfo['sheets'];
   private readonly zip: ZipArchive;
   private readonly inflate = new InflateBudget();
-  private readonly parts: Omit<SheetContext, 'grid'>;
+  private readonly parts: Omit<SheetContext, 'grid' | 'sheet'>;
   /** Inflated bytes of the workbook's own parts, and of each sheet's last read (a sheet read again counts once). */
   private readonly partsBytes: number;
   private readonly sheetBytes: number[];
@@ -80,7 +80,7 @@ export class XlsxReader implements BookReader {
   private *steps(i: number, grid: SheetGrid): Generator<void> {
     this.inflate.used = this.partsBytes + this.sheetBytes.reduce((n, b, j) => (j === i ? n : n + b), 0);
     const base = this.inflate.used;
-    yield* sheetSteps(this.zip, this.zip.get(this.sheets[i].path)!, this.inflate, { grid, ...this.parts });
+    yield* sheetSteps(this.zip, this.zip.get(this.sheets[i].path)!, this.inflate, { grid, sheet: this.sheets[i].name, ...this.parts });
     this.sheetBytes[i] = this.inflate.used - base;
   }
 }

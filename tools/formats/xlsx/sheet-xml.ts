@@ -9,17 +9,17 @@
 // - `b` boolean (`1`/`true`), `e` error: its text, counted in a warning;
 // - no value: an empty cell, counted when a number or shared string formula had no cached value;
 // - `d` (ISO dates, written only by a few tools) and unknown types go to SheetJS, as do cell references that
-//   are not plain `A1` style within Excel's grid.
-import type { Cell } from '../model.ts';
+//   are not plain `A1` style; a reference outside the grid (XFE1, A1048577, A0, a row 0) is a broken file,
+//   refused naming it (`cell-outside-grid`): Excel repairs such a file by dropping the cell, and SheetJS made a
+//   table of a million rows of it, or lost the cell without a word.
+import { columnLetter, type Cell } from '../model.ts';
 import { ColumnTexts, RecentDates } from '../shared-cells.ts';
 import { numberCell, type DateKind } from '../number-format.ts';
 import { damaged, NeedsFallback } from '../errors.ts';
-import type { SheetGrid } from '../grid.ts';
+import { GRID_COLUMNS as MAX_COL, GRID_ROWS as MAX_ROW, outsideGrid, type SheetGrid } from '../grid.ts';
 import { AttrCursor, cellString, decodeEntities, MAX_TOKEN_BYTES, nameIs, XmlScanner, type XmlHandler } from '../xml/scan.ts';
 import { inflateChunks, type InflateBudget, type ZipArchive, type ZipEntry } from '../zip/read.ts';
 
-const MAX_ROW = 1_048_576;
-const MAX_COL = 16_384;
 
 // Cell types.
 const NUMBER = 0;
@@ -30,6 +30,8 @@ const BOOLEAN = 4;
 const ERROR = 5;
 
 export interface SheetContext {
+  /** The sheet's name, for the errors that name a cell. */
+  sheet: string;
   grid: SheetGrid;
   strings: string[];
   dateKinds: DateKind[];
@@ -157,7 +159,11 @@ class SheetHandler implements XmlHandler {
     while (a.next()) {
       if (a.ne - a.ns === 1 && b[a.ns] === 0x72) {
         r = digits(b, a.vs, a.ve) - 1;
-        if (r < 0 || r >= MAX_ROW) throw new NeedsFallback('row number out of the grid');
+        if (r < 0 || r >= MAX_ROW) {
+          const text = b.toString('latin1', a.vs, Math.min(a.ve, a.vs + 20));
+          if (!/^\d+$/.test(text)) throw new NeedsFallback('row number not a number');
+          throw outsideGrid(`${text}:${text}`, this.ctx.sheet);
+        }
       }
     }
     this.row = r;
@@ -177,16 +183,21 @@ class SheetHandler implements XmlHandler {
         // r="BC12": column letters, then the 1-based row.
         let p = a.vs;
         let c = 0;
-        while (p < a.ve && b[p] >= 0x41 && b[p] <= 0x5a && p - a.vs < 3) c = c * 26 + (b[p++] - 0x40);
+        while (p < a.ve && b[p] >= 0x41 && b[p] <= 0x5a) c = Math.min(c * 26 + (b[p++] - 0x40), MAX_COL + 1);
         const letters = p - a.vs;
         const r = digits(b, p, a.ve);
-        if (letters === 0 || r < 1 || r > MAX_ROW || c > MAX_COL) throw new NeedsFallback('cell reference not in A1 style within the grid');
+        if (letters === 0 || r < 1 || r > MAX_ROW || c > MAX_COL) {
+          if (letters === 0 || p === a.ve || !allDigits(b, p, a.ve)) throw new NeedsFallback('cell reference not in A1 style');
+          throw outsideGrid(b.toString('latin1', a.vs, Math.min(a.ve, a.vs + 24)), this.ctx.sheet);
+        }
         row = r - 1;
         col = c - 1;
       } else if (n === 0x74) type = cellType(b, a.vs, a.ve);
       else if (n === 0x73) style = digits(b, a.vs, a.ve);
     }
-    if (row < 0 || col >= MAX_COL) throw new NeedsFallback('cell outside a row');
+    if (row < 0) throw new NeedsFallback('cell outside a row');
+    // Cells without a reference, one after another, past the last column.
+    if (col >= MAX_COL) throw outsideGrid(`${columnLetter(col)}${row + 1}`, this.ctx.sheet);
     this.col = col;
     this.cellRow = row;
     this.cellCol = col;
@@ -280,6 +291,11 @@ function plainNumber(b: Buffer, s: number, e: number): number {
 }
 
 /** A non-negative decimal integer, or -1 when the bytes are anything else. */
+function allDigits(b: Buffer, s: number, e: number): boolean {
+  for (let p = s; p < e; p++) if (b[p] < 0x30 || b[p] > 0x39) return false;
+  return true;
+}
+
 function digits(b: Buffer, s: number, e: number): number {
   if (s >= e || e - s > 9) return -1;
   let n = 0;

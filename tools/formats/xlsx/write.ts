@@ -6,8 +6,9 @@
 // constant working set. Rules:
 // - Text is always an inline string and no cell ever has a formula, so `=SUM(A1)`, `+34 600…` and `@x` stay
 //   text. A carriage return is written `&#13;` so that XML line-end normalization keeps it. Characters XML
-//   1.0 cannot hold at all (other controls, lone surrogates) and literal `_xHHHH_` text are escaped the OOXML
-//   way (`_x0001_`, `_x005F_`), which Excel and SheetJS decode (exceljs does not, in inline strings).
+//   1.0 cannot hold (U+0000 and other controls, lone surrogates) are removed from cell text and counted for
+//   the run's one warning (tools.md §2.6, removed.ts); literal `_xHHHH_` text is escaped the OOXML way
+//   (`_x005F_`), which Excel and SheetJS decode (exceljs does not, in inline strings).
 //   Inline strings rather than a shared-string table: no map of every distinct text in memory.
 // - Dates are serial numbers with a date format: `yyyy-mm-dd`, `yyyy-mm-dd hh:mm:ss` when there is a time,
 //   `hh:mm:ss` for a time alone (a Date on 1899-12-30). Dates Excel cannot hold (before 1900) are ISO text.
@@ -21,16 +22,20 @@ import { FirstRows, rowsOf } from '../batch.ts';
 import { FormatError } from '../errors.ts';
 import { BoundedMap } from '../util/bounded-map.ts';
 import { zipBuilder } from '../zip/write.ts';
-import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type Cell, type CellRange, type FormatContext, type RowBatch, type TableData, type TableHead, type TablePreview, type Written } from '../model.ts';
+import { CellError, columnLetter, FullCell, isoDate, type AnyCell, type Cell, type CellRange, type FormatContext, type FormatLimits, type RowBatch, type TableData, type TableHead, type TablePreview, type Written } from '../model.ts';
 import { dateToSerial, hasTime, isTimeOnly } from '../dates.ts';
 import { titleRow } from '../table/titles.ts';
+import { resultBudget } from '../budget.ts';
+import { XmlCharFilter } from '../markup.ts';
+import type { CharFilter } from '../removed.ts';
 
 export const XLSX_MAX_ROWS = 1_048_576;
 export const XLSX_MAX_COLUMNS = 16_384;
 export const XLSX_MAX_CELL_CHARS = 32_767;
 const MAX_SHEET_NAME = 31;
 
-type Localizer = Pick<FormatContext, 't' | 'name'>;
+/** What a workbook writer uses of the run: names, and the result budget when the run sets one. */
+type Localizer = Pick<FormatContext, 't' | 'name'> & { limits?: Partial<FormatLimits> };
 
 /**
  * Sheet names valid in Excel, in order: none of `[]:*?/\`, no apostrophe at either end, 1 to 31 characters,
@@ -73,6 +78,12 @@ function dateStyle(d: Date): number {
 const NEEDS_ESCAPE = /[&<>"\u0000-\u0008\u000b-\u001f_\ud800-\udfff\ufffe\uffff]/;
 const hex = (c: string) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`;
 
+/** Cell text for XML content: what XML 1.0 cannot hold removed (counted by `chars`), the rest escaped. */
+function cellText(s: string, chars: CharFilter, ref: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return s;
+  return xmlText(chars.test(s) ? chars.clean(s, () => ref) : s);
+}
+
 /** Text for XML content and attributes, with OOXML `_xHHHH_` escapes for what XML 1.0 cannot carry. */
 function xmlText(s: string): string {
   if (!NEEDS_ESCAPE.test(s)) return s;
@@ -101,22 +112,22 @@ function edgeSpace(s: string): boolean {
   return ((a <= 32 || a >= 127) && /^\s/.test(s)) || ((z <= 32 || z >= 127) && /\s$/.test(s));
 }
 
-function cellXml(c: AnyCell, ref: string, title: boolean): string {
+function cellXml(c: AnyCell, ref: string, title: boolean, chars: CharFilter): string {
   if (c === null || c === '') return '';
   if (typeof c === 'string') {
     const space = edgeSpace(c) ? ' xml:space="preserve"' : '';
-    return `<c r="${ref}"${title ? ` s="${STYLE_TITLE}"` : ''} t="inlineStr"><is><t${space}>${xmlText(c)}</t></is></c>`;
+    return `<c r="${ref}"${title ? ` s="${STYLE_TITLE}"` : ''} t="inlineStr"><is><t${space}>${cellText(c, chars, ref)}</t></is></c>`;
   }
   const bold = title ? ` s="${STYLE_TITLE}"` : '';
-  if (typeof c === 'number') return Number.isFinite(c) ? `<c r="${ref}"${bold}><v>${c}</v></c>` : cellXml(String(c), ref, title);
+  if (typeof c === 'number') return Number.isFinite(c) ? `<c r="${ref}"${bold}><v>${c}</v></c>` : cellXml(String(c), ref, title, chars);
   if (typeof c === 'boolean') return `<c r="${ref}"${bold} t="b"><v>${c ? 1 : 0}</v></c>`;
-  if (c instanceof Date) return dateXml(c, ref, title);
-  return c instanceof CellError ? `<c r="${ref}"${bold} t="e"><v>${xmlText(c.text)}</v></c>` : fullCellXml(c, ref, title);
+  if (c instanceof Date) return dateXml(c, ref, title, chars);
+  return c instanceof CellError ? `<c r="${ref}"${bold} t="e"><v>${cellText(c.text, chars, ref)}</v></c>` : fullCellXml(c, ref, title, chars);
 }
 
-function dateXml(c: Date, ref: string, title: boolean): string {
+function dateXml(c: Date, ref: string, title: boolean, chars: CharFilter): string {
   const serial = dateToSerial(c);
-  if (serial === null) return Number.isNaN(c.getTime()) ? '' : cellXml(isoDate(c), ref, title);
+  if (serial === null) return Number.isNaN(c.getTime()) ? '' : cellXml(isoDate(c), ref, title, chars);
   // A date title keeps its date format rather than bold: a number format and a font need a style of their own.
   return `<c r="${ref}" s="${dateStyle(c)}"><v>${serial}</v></c>`;
 }
@@ -126,20 +137,20 @@ function dateXml(c: Date, ref: string, title: boolean): string {
  * written yet (styles.xml holds this writer's own formats only): a date keeps its date format, other values
  * show as General.
  */
-function fullCellXml(c: FullCell, ref: string, title: boolean): string {
+function fullCellXml(c: FullCell, ref: string, title: boolean, chars: CharFilter): string {
   const value = c.value;
-  if (c.formula === null || value instanceof FullCell) return cellXml(value, ref, title);
+  if (c.formula === null || value instanceof FullCell) return cellXml(value, ref, title, chars);
   const f = `<f>${xmlText(c.formula)}</f>`;
   const style = title ? ` s="${STYLE_TITLE}"` : '';
   if (value === null) return `<c r="${ref}"${style}>${f}</c>`;
-  if (typeof value === 'string') return `<c r="${ref}"${style} t="str">${f}<v>${xmlText(value)}</v></c>`;
+  if (typeof value === 'string') return `<c r="${ref}"${style} t="str">${f}<v>${cellText(value, chars, ref)}</v></c>`;
   if (typeof value === 'boolean') return `<c r="${ref}"${style} t="b">${f}<v>${value ? 1 : 0}</v></c>`;
-  if (value instanceof CellError) return `<c r="${ref}"${style} t="e">${f}<v>${xmlText(value.text)}</v></c>`;
+  if (value instanceof CellError) return `<c r="${ref}"${style} t="e">${f}<v>${cellText(value.text, chars, ref)}</v></c>`;
   if (value instanceof Date) {
     const serial = dateToSerial(value);
-    return serial === null ? cellXml(value, ref, title) : `<c r="${ref}" s="${dateStyle(value)}">${f}<v>${serial}</v></c>`;
+    return serial === null ? cellXml(value, ref, title, chars) : `<c r="${ref}" s="${dateStyle(value)}">${f}<v>${serial}</v></c>`;
   }
-  return Number.isFinite(value) ? `<c r="${ref}"${style}>${f}<v>${value}</v></c>` : cellXml(String(value), ref, title);
+  return Number.isFinite(value) ? `<c r="${ref}"${style}>${f}<v>${value}</v></c>` : cellXml(String(value), ref, title, chars);
 }
 
 /** The rows of one sheet, as they come. */
@@ -171,6 +182,7 @@ class SheetXml implements SheetRows {
   constructor(
     private readonly push: (s: string | Uint8Array) => void,
     private readonly ctx: Localizer,
+    private readonly chars: CharFilter,
   ) {}
 
   /** Columns of the widest row so far. */
@@ -208,7 +220,7 @@ class SheetXml implements SheetRows {
         const n = displayLength(cell);
         if (n > this.lengths[c]) this.lengths[c] = n;
       }
-      cells += cellXml(cell, letters[c] + rowNumber, title);
+      cells += cellXml(cell, letters[c] + rowNumber, title, this.chars);
     }
     if (cells) this.out += `<row r="${rowNumber}">${cells}</row>`;
     if (this.out.length > 65_536) {
@@ -333,8 +345,12 @@ export interface TableWriter {
  * head's typed titles. `<dimension>` and `<cols>` depend on every row: the ZIP entry puts them first at the end.
  */
 export class XlsxWriter {
-  private readonly zip = zipBuilder();
+  private readonly zip: ReturnType<typeof zipBuilder>;
   private readonly names: string[];
+  /** The names as the workbook holds them (valid for Excel). */
+  private readonly valid: string[];
+  /** What XML cannot hold, taken out of every sheet's cells. */
+  private readonly chars = new XmlCharFilter();
   private next = 0;
   private current: { xml: SheetXml; entry: { end(head: string): void }; merges: readonly CellRange[] } | null = null;
   private first: { head: TableHead; name: string; rows: FirstRows; count: number } | null = null;
@@ -345,8 +361,10 @@ export class XlsxWriter {
     private readonly ctx: Localizer,
     names: string[],
   ) {
+    this.zip = zipBuilder(resultBudget(ctx));
     this.names = names.length > 0 ? names : [''];
-    for (const [path, xml] of packageParts(sheetNames(this.names, ctx.name('sheet')))) this.zip.deflatedText(path, LEVEL, xml);
+    this.valid = sheetNames(this.names, ctx.name('sheet'));
+    for (const [path, xml] of packageParts(this.valid)) this.zip.deflatedText(path, LEVEL, xml);
   }
 
   /**
@@ -358,7 +376,8 @@ export class XlsxWriter {
     const i = this.next++;
     if (i >= this.names.length) throw new Error('more sheets than named');
     const entry = this.zip.open(`xl/worksheets/sheet${i + 1}.xml`, LEVEL, true);
-    const xml = new SheetXml((c) => entry.write(c), this.ctx);
+    this.chars.table = this.valid[i];
+    const xml = new SheetXml((c) => entry.write(c), this.ctx, this.chars);
     this.current = { xml, entry, merges: o.merges ?? [] };
     const titles = titleRow(head);
     if (titles) xml.titles(titles);
@@ -389,7 +408,7 @@ export class XlsxWriter {
     // Sheets never given rows are written empty, so that the workbook always holds every sheet it names.
     while (this.next < this.names.length) this.sheet({ name: this.names[this.next], header: null, width: 0 });
     this.close();
-    return { bytes: this.zip.finish(), preview: this.preview };
+    return { bytes: this.zip.finish(), preview: this.preview, removed: this.chars.removed() };
   }
 }
 

@@ -16,10 +16,10 @@ export interface XmlOptions {
 }
 
 /** The XML of a table read whole, and what it had to remove (the characters, the first cell that lost some). */
-export function writeXml(table: Table, o: XmlOptions): Written & { removed: XmlCharFilter } {
+export function writeXml(table: Table, o: XmlOptions): Written {
   const rows = table.rows();
   const { root, row, names } = o;
-  const chars = new XmlCharFilter();
+  const chars = new XmlCharFilter(table.name);
   const [nl, ind1, ind2] = o.pretty ? ['\n', '  ', '    '] : ['', '', ''];
   const parts: string[] = ['<?xml version="1.0" encoding="UTF-8"?>', nl];
   if (rows.length === 0) parts.push(`<${root}/>`, nl);
@@ -36,7 +36,7 @@ export function writeXml(table: Table, o: XmlOptions): Written & { removed: XmlC
     parts.push(`</${root}>`, nl);
   }
   const bytes = new TextEncoder().encode(parts.join(''));
-  return { ...writtenOf(bytes, { name: table.name, header: names, width: table.width }, rows), removed: chars };
+  return { ...writtenOf(bytes, { name: table.name, header: names, width: table.width }, rows), removed: chars.removed() };
 }
 
 /**

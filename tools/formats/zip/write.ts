@@ -3,6 +3,7 @@
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 import { BoundedMap } from '../util/bounded-map.ts';
 import { joinBytes } from '../util/bytes.ts';
+import type { ResultBudget } from '../budget.ts';
 import { Zip, ZipPassThrough, type AsyncFlateStreamHandler, type ZipInputFile } from 'fflate';
 
 /** Every entry's date: results are reproducible byte for byte and carry no clue about when or where. */
@@ -48,6 +49,8 @@ export class ZlibEntry implements ZipInputFile {
     readonly filename: string,
     private readonly level = 4,
     headLater = false,
+    /** Counts each deflated piece as it is made, held or not (budget.ts). */
+    private readonly budget: ResultBudget | null = null,
   ) {
     this.flag = levelFlag(level);
     this.held = headLater ? [] : null;
@@ -133,6 +136,7 @@ export class ZlibEntry implements ZipInputFile {
     this.size += data.length;
     this.crc = crc32(data, this.crc);
     const out = deflateRawSync(data, { level: this.level, finishFlush: final ? constants.Z_FINISH : constants.Z_SYNC_FLUSH });
+    this.budget?.add(out.length);
     if (this.held !== null) this.held.push(out);
     else this.ondata(null, out, final);
   }
@@ -204,8 +208,11 @@ function deflateText(text: string, level: number): Deflated {
   return text.length <= MEMO_MAX_TEXT ? memo.set(text, done) : done;
 }
 
-/** Builds a ZIP: `add` each entry's content, then `finish` for the bytes. */
-export function zipBuilder() {
+/**
+ * Builds a ZIP: `add` each entry's content, then `finish` for the bytes. With a `budget`, entries count their
+ * bytes against it as they are deflated or stored.
+ */
+export function zipBuilder(budget: ResultBudget | null = null) {
   const chunks: Uint8Array[] = [];
   const zip = new Zip((err, data) => {
     if (err) throw err;
@@ -214,7 +221,7 @@ export function zipBuilder() {
   return {
     /** A deflated entry whose content is written through `write`. */
     deflated(path: string, level: number, write: (push: (chunk: string | Uint8Array) => void) => void): void {
-      const entry = new ZlibEntry(path, level);
+      const entry = new ZlibEntry(path, level, false, budget);
       zip.add(entry);
       write((c) => entry.write(c));
       entry.end();
@@ -229,19 +236,21 @@ export function zipBuilder() {
      * put in front). Entries are written one after another: the next opens once this one has ended.
      */
     open(path: string, level: number, headLater = false): { write(chunk: string | Uint8Array): void; end(head?: string): void } {
-      const entry = new ZlibEntry(path, level, headLater);
+      const entry = new ZlibEntry(path, level, headLater, budget);
       zip.add(entry);
       return { write: (c) => entry.write(c), end: (head) => entry.end(head) };
     },
     /** A deflated entry of a short text, deflated once for all the results that repeat it. */
     deflatedText(path: string, level: number, text: string): void {
       const d = deflateText(text, level);
+      budget?.add(d.bytes.length);
       const entry = new DeflatedEntry(path, d.size, d.crc, d.flag);
       zip.add(entry);
       entry.ondata(null, d.bytes, true);
     },
     /** An entry stored as it is: for content that is already compressed. */
     stored(path: string, bytes: Uint8Array): void {
+      budget?.add(bytes.length);
       const entry = new ZipPassThrough(path);
       entry.mtime = ZIP_MTIME;
       zip.add(entry);
