@@ -23,8 +23,8 @@ export interface MultipartLimits {
 
 export interface MultipartBody {
   files: InputFile[];
-  /** Text fields by name, each sent once. */
-  fields: Record<string, string>;
+  /** Text fields by name; a field sent several times (a list, tools.md §2.4) holds its values in order. */
+  fields: Record<string, string | string[]>;
 }
 
 /** Bounds on text fields: options are short values, so these sit far above any real request. */
@@ -63,7 +63,7 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
     }
 
     const files: InputFile[] = [];
-    const fields: Record<string, string> = Object.create(null);
+    const fields: Record<string, string | string[]> = Object.create(null);
     let total = 0;
     let settled = false;
 
@@ -120,7 +120,8 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
       } else if (FILE_FIELDS.has(name)) {
         fail(new RequestError('invalid_option', 'rest.errors.multipart_file_field', { option: name }));
       } else if (Object.hasOwn(fields, name)) {
-        fail(new RequestError('invalid_option', 'rest.errors.multipart_repeated', { option: name }));
+        const was = fields[name];
+        fields[name] = Array.isArray(was) ? [...was, value] : [was, value];
       } else {
         fields[name] = value;
       }
@@ -145,7 +146,7 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
   });
 }
 
-type FieldType = 'boolean' | 'integer' | 'number' | undefined;
+type FieldType = 'boolean' | 'integer' | 'number' | 'list' | undefined;
 const typeCache = new Map<string, Record<string, FieldType>>();
 
 /** The JSON Schema type of each option that is a plain boolean, integer or number. */
@@ -155,7 +156,8 @@ function fieldTypes(tool: AnyTool): Record<string, FieldType> {
     types = {};
     for (const [name, prop] of Object.entries(jsonSchemaOf(tool, 'es').properties ?? {})) {
       const type = prop.type;
-      types[name] = type === 'boolean' || type === 'integer' || type === 'number' ? type : undefined;
+      const list = Array.isArray(prop.anyOf) && prop.anyOf.some((p: { type?: unknown }) => p.type === 'array');
+      types[name] = type === 'boolean' || type === 'integer' || type === 'number' ? type : list ? 'list' : undefined;
     }
     typeCache.set(tool.id, types);
   }
@@ -164,15 +166,20 @@ function fieldTypes(tool: AnyTool): Record<string, FieldType> {
 
 /**
  * Multipart text fields as option values, by the tool's JSON Schema: `true`/`false` for booleans, digit
- * strings for integers, decimal strings for numbers. Anything else stays a string, so the kernel rejects it
+ * strings for integers, decimal strings for numbers, a repeated field as the list of its values. Anything else stays a string, so the kernel rejects it
  * with `invalid_option` (or `unknown_option`) exactly as it would the same value in JSON.
  */
-export function coerceFields(tool: AnyTool, fields: Record<string, string>): Record<string, unknown> {
+export function coerceFields(tool: AnyTool, fields: Record<string, string | string[]>): Record<string, unknown> {
   const types = fieldTypes(tool);
   // fromEntries defines own properties, so even a field named `__proto__` reaches the kernel (and is refused).
   return Object.fromEntries(
     Object.entries(fields).map(([name, value]) => {
       const type = Object.hasOwn(types, name) ? types[name] : undefined;
+      // A list option may be sent once per item (tools.md §2.4); any other option only once.
+      if (Array.isArray(value)) {
+        if (type !== 'list') throw new RequestError('invalid_option', 'rest.errors.multipart_repeated', { option: name });
+        return [name, value];
+      }
       if (type === 'boolean' && (value === 'true' || value === 'false')) return [name, value === 'true'];
       if (type === 'integer' && /^-?\d{1,15}$/.test(value)) return [name, Number(value)];
       if (type === 'number' && /^-?\d{1,15}(\.\d{1,15})?$/.test(value)) return [name, Number(value)];

@@ -4,21 +4,9 @@
 // "empty"; dates name their group in ISO form. CSV to CSV keeps every value's text exactly (no typing).
 import * as v from 'valibot';
 import { defineTool, type ToolContext } from '../core/define.ts';
-import { ToolError } from '../core/errors.ts';
+import { resolveColumn } from '../core/columns.ts';
 import { outputFormat } from '../core/schema.ts';
-import { cellText, columnLetter, csvText, listText, openWorkbook, tableWriter, titleKey, type Cell, type TableHead } from '../formats/index.ts';
-
-function findColumn(header: string[] | null, column: string, ctx: ToolContext): number {
-  const titles = header ?? [];
-  const byTitle = titles.findIndex((t) => titleKey(t) === titleKey(column));
-  if (byTitle >= 0) return byTitle;
-  if (/^\s*\d+\s*$/.test(column)) {
-    const n = Number(column);
-    if (n >= 1 && n <= titles.length) return n - 1;
-  }
-  const expected = ctx.t('messages.column_expected', { titles: listText(titles.map((t, i) => t || columnLetter(i)), 20), max: titles.length });
-  throw new ToolError('invalid_option', { option: 'column', params: { option: 'column', expected, received: column.slice(0, 100) } });
-}
+import { cellText, columnLetter, csvText, openWorkbook, tableWriter, type Cell, type TableHead } from '../formats/index.ts';
 
 /** Rows grouped by value, exactly (type and text): a map per type, so that no key text is made per row. */
 class Groups {
@@ -69,7 +57,7 @@ export default defineTool({
     const named = (value: Cell, title: string) => (opts['include-column-in-name'] ? `${title}-${groupName(value, ctx)}` : groupName(value, ctx));
     // CSV to CSV keeps every value's text (its records are copied as they are); to xlsx, CSV values are typed.
     const table = openWorkbook(file, ctx, { hasHeader: true, detectTypes: opts.format === 'xlsx', sheets: 'first' }).table();
-    const col = findColumn(table.header, opts.column, ctx);
+    const col = resolveColumn(table, opts.column, 'column', ctx);
     const title = table.header?.[col] || columnLetter(col);
     // Rows grouped by the column's value, groups in order of first appearance.
     const groups = new Groups();
