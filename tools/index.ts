@@ -7,6 +7,10 @@ import excelToJson from './convert/excel-to-json.ts';
 import excelToPdf from './convert/excel-to-pdf.ts';
 import excelToSql from './convert/excel-to-sql.ts';
 import excelToXml from './convert/excel-to-xml.ts';
+import xlsToXlsx from './convert/xls-to-xlsx.ts';
+import xlsxToXls from './convert/xlsx-to-xls.ts';
+import odsToExcel from './convert/ods-to-excel.ts';
+import excelToOds from './convert/excel-to-ods.ts';
 import jsonToExcel from './convert/json-to-excel.ts';
 import flattenSheets from './merge-split/flatten-sheets.ts';
 import mergeSheets from './merge-split/merge-sheets.ts';
@@ -15,4 +19,4 @@ import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, xlsToXlsx, xlsxToXls, odsToExcel, excelToOds] as const;

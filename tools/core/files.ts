@@ -2,7 +2,7 @@
 import { ToolError } from './errors.ts';
 
 /** The extensions tools admit; a tool's `input.formats` lists its own. A tool that reads a new one adds it here. */
-export const FORMATS = ['xlsx', 'xls', 'csv', 'json'] as const;
+export const FORMATS = ['xlsx', 'xls', 'ods', 'csv', 'json'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface InputFile {

@@ -30,6 +30,8 @@ export interface OdsSheet {
   hidden: boolean;
   columnWidths: (number | undefined)[];
   merges: CellRange[];
+  /** Cells holding a formula: their cached values are read, the formulas are not. */
+  formulas: number;
   /** One batch: the rows, from the first to the last with a value; each row ends at its last value. */
   rows: AnyCell[][][];
 }
@@ -160,7 +162,7 @@ class OdsHandler implements XmlHandler {
       for (let i = 0; i < n && widths.length < MAX_COLUMNS; i++) widths.push(w);
     } else if (is('table')) {
       const a = attrs(b, le, ae);
-      this.sheet = { name: a.name ?? `Sheet${this.sheets.length + 1}`, hidden: this.hiddenStyles.has(a['style-name'] ?? ''), columnWidths: [], merges: [], rows: [[]] };
+      this.sheet = { name: a.name ?? `Sheet${this.sheets.length + 1}`, hidden: this.hiddenStyles.has(a['style-name'] ?? ''), columnWidths: [], merges: [], formulas: 0, rows: [[]] };
       this.row = 0;
       this.pendingEmptyRows = 0;
     } else if (is('style')) {
@@ -223,6 +225,7 @@ class OdsHandler implements XmlHandler {
     if ((colSpan > 1 || rowSpan > 1) && this.sheet) {
       this.sheet.merges.push({ top: this.row, left: this.column, bottom: this.row + rowSpan - 1, right: this.column + colSpan - 1 });
     }
+    if (a.formula !== undefined && this.sheet) this.sheet.formulas += this.cellRepeat * this.rowRepeat;
     if (v === null) {
       this.column += this.cellRepeat;
       return;

@@ -264,7 +264,8 @@ class ContentWriter {
       return `<${element}${extra} table:formula="${escapeXml(formula)}" office:value-type="string" office:string-value="" calcext:value-type="error"><text:p>${escapeXml(v.text)}</text:p></${element}>`;
     }
     if (v instanceof FullCell) {
-      // Formulas are not translated to OpenFormula: the cached value stands (the caller counts them).
+      // Formulas are not translated to OpenFormula: the cached value stands, counted.
+      if (v.formula !== null) this.changes.note('formula_as_value', this.place(r, c));
       if (v.format === null || !(typeof v.value === 'number' || v.value instanceof Date)) return this.cell(r, c, v.value, element, extra);
       const fc = v as FullCell & { value: number | Date; format: string };
       return this.formatted(r, c, fc.value, fc.format, element, extra);

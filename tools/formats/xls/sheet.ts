@@ -171,7 +171,8 @@ export class SheetWriter {
       return this.text(r, c, v.text);
     }
     if (v instanceof FullCell) {
-      // BIFF8 formulas are not written: the cached value stands (the caller counts them).
+      // BIFF8 formulas are not written: the cached value stands, counted.
+      if (v.formula !== null) this.changes.note('formula_as_value', this.place(r, c));
       const inner = v.value;
       if (v.format !== null && inner instanceof Date) return this.date(r, c, inner, v.format);
       if (v.format !== null && typeof inner === 'number') return this.number(r, c, inner, this.xf(v.format, r, c));
