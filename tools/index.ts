@@ -18,6 +18,7 @@ import mergeStack from './merge-split/merge-stack.ts';
 import splitByColumn from './merge-split/split-by-column.ts';
 import splitRows from './merge-split/split-rows.ts';
 import splitSheets from './merge-split/split-sheets.ts';
+import unmergeCells from './merge-split/unmerge-cells.ts';
 import extractSheets from './merge-split/extract-sheets.ts';
 
-export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, extractSheets, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, xlsToXlsx, xlsxToXls, odsToExcel, excelToOds] as const;
+export const tools = [mergeStack, mergeSheets, flattenSheets, splitSheets, splitRows, splitByColumn, unmergeCells, extractSheets, excelToCsv, csvToExcel, excelToJson, jsonToExcel, excelToSql, excelToPdf, excelToHtml, excelToXml, xlsToXlsx, xlsxToXls, odsToExcel, excelToOds] as const;
