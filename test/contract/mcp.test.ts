@@ -101,9 +101,15 @@ const fixture = (name: string) => fileObject(name, readFileSync(new URL(`../fixt
 /** Arguments with which `tool` succeeds: a small input of a format it reads, and its required options. */
 function goodArguments(tool: AnyTool): Record<string, unknown> {
   const formats = tool.input.formats as readonly string[];
-  const input = formats.includes('csv') ? fileObject('datos.csv', CSV) : formats.includes('json') ? fileObject('datos.json', '[{"id":"001","importe":10.5}]') : fixture('dos-hojas.xlsx');
+  const input = formats.includes('csv')
+    ? fileObject('datos.csv', CSV)
+    : formats.includes('json')
+      ? fileObject('datos.json', '[{"id":"001","importe":10.5}]')
+      : formats.includes('xlsx')
+        ? fixture('dos-hojas.xlsx')
+        : fixture(formats.includes('xls') ? 'ventas.xls' : 'ventas.ods');
   const files = tool.input.kind === 'files' ? { files: [input, fileObject('mas.csv', CSV)] } : { file: input };
-  return { ...files, ...(tool.id === 'split-by-column' ? { column: 'nombre' } : {}) };
+  return { ...files, ...(tool.id === 'split-by-column' ? { column: 'nombre' } : tool.id === 'extract-sheets' ? { sheets: '1' } : {}) };
 }
 
 test('mcp: the SDK client validates structuredContent of a success and of an error against every tool outputSchema', async () => {

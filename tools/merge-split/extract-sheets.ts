@@ -17,7 +17,7 @@ export default defineTool({
   category: 'merge-split',
   input: { kind: 'file', formats: ['xlsx', 'xls', 'ods'] },
   options: v.strictObject({
-    sheets: v.nonOptional(columnList),
+    sheets: columnList.wrapped,
     output: v.optional(v.picklist(['workbook', 'files']), 'workbook'),
     format: v.optional(v.picklist(['auto', 'xlsx', 'csv']), 'auto'),
   }),
