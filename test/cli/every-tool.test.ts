@@ -17,6 +17,7 @@ const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
 const INPUTS: Record<string, (dir: string, name: string) => void> = {
   xlsx: (dir, name) => copyFileSync(join(FIXTURES, 'ventas.xlsx'), join(dir, name)),
   xls: (dir, name) => copyFileSync(join(FIXTURES, 'ventas.xls'), join(dir, name)),
+  ods: (dir, name) => copyFileSync(join(FIXTURES, 'ventas.ods'), join(dir, name)),
   csv: (dir, name) => copyFileSync(join(FIXTURES, 'ventas.csv'), join(dir, name)),
   json: (dir, name) => writeFileSync(join(dir, name), JSON.stringify([{ Cliente: 'Ana', Importe: 12.5 }, { Cliente: 'Íñigo', Importe: 3 }])),
 };
@@ -24,6 +25,7 @@ const INPUTS: Record<string, (dir: string, name: string) => void> = {
 /** Values for options a tool requires without a default (they must fit the fixtures above). */
 const REQUIRED: Record<string, Record<string, string>> = {
   'split-by-column': { column: 'Cliente' },
+  'extract-sheets': { sheets: '1' },
 };
 
 /** What a result of each extension must start with, or how it must read. */
