@@ -17,6 +17,7 @@ const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
 const INPUTS: Record<string, (dir: string, name: string) => void> = {
   xlsx: (dir, name) => copyFileSync(join(FIXTURES, 'ventas.xlsx'), join(dir, name)),
   xls: (dir, name) => copyFileSync(join(FIXTURES, 'ventas.xls'), join(dir, name)),
+  ods: (dir, name) => copyFileSync(join(FIXTURES, 'ventas.ods'), join(dir, name)),
   csv: (dir, name) => copyFileSync(join(FIXTURES, 'ventas.csv'), join(dir, name)),
   json: (dir, name) => writeFileSync(join(dir, name), JSON.stringify([{ Cliente: 'Ana', Importe: 12.5 }, { Cliente: 'Íñigo', Importe: 3 }])),
   xml: (dir, name) => writeFileSync(join(dir, name), '<datos><fila><Cliente>Ana</Cliente><Importe>12.5</Importe></fila><fila><Cliente>Íñigo</Cliente><Importe>3</Importe></fila></datos>'),
@@ -33,6 +34,7 @@ const REQUIRED: Record<string, Record<string, string>> = {
   'merge-columns': { columns: 'Cliente,Importe' },
   'split-column': { column: 'Cliente' },
   'split-to-sheets': { column: 'Cliente' },
+  'extract-sheets': { sheets: '1' },
 };
 
 /** Options a tool needs on these fixtures although they have defaults (ventas has no contact titles). */

@@ -106,6 +106,7 @@ const REQUIRED: Record<string, Record<string, unknown>> = {
   'split-column': { column: 'nombre' },
   'split-to-sheets': { column: 'nombre' },
   'excel-to-vcard': { 'full-name': 'nombre' },
+  'extract-sheets': { sheets: '1' },
 };
 
 /** Arguments with which `tool` succeeds: a small input of a format it reads, and its required options. */
@@ -125,7 +126,9 @@ function goodArguments(tool: AnyTool): Record<string, unknown> {
               ? fileObject('datos.sql', "CREATE TABLE t (id TEXT);\nINSERT INTO t VALUES ('001');")
               : formats.includes('vcf')
                 ? fileObject('datos.vcf', 'BEGIN:VCARD\r\nFN:Ana\r\nEND:VCARD\r\n')
-                : fixture('dos-hojas.xlsx');
+                : formats.includes('xlsx')
+                  ? fixture('dos-hojas.xlsx')
+                  : fixture(formats.includes('xls') ? 'ventas.xls' : 'ventas.ods');
   const files = tool.input.kind === 'files' ? { files: [input, fileObject('mas.csv', CSV)] } : { file: input };
   const more = Object.fromEntries((tool.input.more ?? []).map((m) => [m.field, fileObject('otra.csv', CSV)]));
   return { ...files, ...more, ...(REQUIRED[tool.id] ?? {}) };

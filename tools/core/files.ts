@@ -3,7 +3,7 @@ import { decodeBase64Fast, DecodedBase64 } from './base64.ts';
 import { ToolError } from './errors.ts';
 
 /** The extensions tools admit; a tool's `input.formats` lists its own. A tool that reads a new one adds it here. */
-export const FORMATS = ['xlsx', 'xls', 'csv', 'tsv', 'txt', 'json', 'xml', 'html', 'htm', 'md', 'markdown', 'sql', 'vcf', 'vcard'] as const;
+export const FORMATS = ['xlsx', 'xls', 'ods', 'csv', 'tsv', 'txt', 'json', 'xml', 'html', 'htm', 'md', 'markdown', 'sql', 'vcf', 'vcard'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface InputFile {

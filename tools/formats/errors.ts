@@ -103,3 +103,18 @@ export class Restart extends Error {
     this.name = 'Restart';
   }
 }
+
+/** The limit of a result format a value passed (tools.md §2.8): `unit` is its `names.<unit>` key. */
+export type LimitUnit = 'rows' | 'columns' | 'characters';
+
+/**
+ * A result past a limit of its format: the limit, the count found and where, in `params` (`unit` localized
+ * when the writer was given `t`, else its key) for the message tools.md §2.8 asks for.
+ */
+export function formatLimit(format: string, unit: LimitUnit, max: number, found: number, where: { sheet?: string; row?: number; column?: number }, t?: (key: string) => string): FormatError {
+  const params: Record<string, string | number> = { format, max, found, unit: t ? t(`names.${unit}`) : unit, limit: unit };
+  if (where.sheet !== undefined) params.sheet = where.sheet;
+  if (where.row !== undefined) params.row = where.row;
+  if (where.column !== undefined) params.column = where.column;
+  return new FormatError('format-limit', `${found} ${unit}; .${format} holds ${max}`, { params });
+}

@@ -1,15 +1,21 @@
-// SheetJS, the reader of last resort: workbooks no fast reader takes (.ods, binary packages, BIFF2–5,
-// SpreadsheetML 2003) and any file a fast reader hands over (book.ts). It reads with raw values after the
-// container guards every workbook meets, and its cells go through the same grid as the fast readers' (grid.ts),
-// so all give the same tables: dates decided from each cell's number format (1904 system included), error
-// cells as their text. A workbook opened for its first sheet is parsed for that sheet alone; another sheet asked
-// for later parses the rest. Tests compare every fast reader's tables with this one's (test/formats/).
+// SheetJS, the reader of last resort: workbooks no fast reader takes (binary packages, BIFF2–5, SpreadsheetML 2003)
+// and any file a fast reader hands over (book.ts). It reads with raw values after the container guards every
+// workbook meets, and its cells go through the same grid as the fast readers' (grid.ts), so all give the same
+// tables: dates decided from each cell's number format (1904 system included), error cells as their text.
+//
+// A workbook opened for its first sheet is parsed for that sheet alone; another sheet asked for later parses
+// the rest. tests compare every fast reader's tables with this one's.
+//
+// Opened `full` (openWorkbook's `cells: 'full'`, for the tools that copy workbooks, tools.md §2.7), it is the
+// reader of .xlsx and .xls too: a cell with a number format other than General or a formula is a FullCell
+// (value, format, formula in xlsx syntax, which SheetJS translates from BIFF), an error cell a CellError, and
+// each table carries its layout (origin, merged ranges, column widths).
 import * as XLSX from 'xlsx';
 import * as cptable from 'xlsx/dist/cpexcel.full.mjs';
 import type { BookReader, SheetRead } from './book.ts';
 import { damaged, passwordProtected } from './errors.ts';
 import { GRID_COLUMNS, GRID_ROWS, gridTable, outsideGrid, SheetGrid } from './grid.ts';
-import { columnLetter, type Cell, type ContentFormat, type Table, type Visibility } from './model.ts';
+import { CellError, columnLetter, FullCell, type Cell, type CellRange, type ContentFormat, type Table, type TableLayout, type Visibility } from './model.ts';
 import { dateKindOf, numberCell } from './number-format.ts';
 import { FormatError } from './errors.ts';
 import { isOle, isZip } from './sniff.ts';
@@ -30,12 +36,13 @@ export class SheetJsReader implements BookReader {
     private readonly bytes: Uint8Array,
     readonly format: ContentFormat,
     sheets: 'first' | 'all',
+    private readonly full = false,
   ) {
     // The container guards: a bomb is stopped here, not inside SheetJS, whose unzip trusts the sizes it is told.
     if (isZip(bytes)) guardZip(bytes);
     else if (isOle(bytes) && encryptedPackage(bytes)) throw passwordProtected('OLE EncryptedPackage');
     this.whole = sheets === 'all';
-    this.wb = parse(bytes, this.whole ? undefined : 0);
+    this.wb = parse(bytes, this.whole ? undefined : 0, full);
     // One table means the first VISIBLE sheet (tools.md §2.3): only when the first is hidden is it worth parsing all.
     if (!this.whole && this.visibility(0) !== 'visible' && this.wb.SheetNames.length > 1) this.parseAll();
     if (!this.wb.SheetNames || this.wb.SheetNames.length === 0) throw damaged('SheetJS found no sheet');
@@ -48,7 +55,7 @@ export class SheetJsReader implements BookReader {
   }
 
   private parseAll(): void {
-    this.wb = parse(this.bytes, undefined);
+    this.wb = parse(this.bytes, undefined, this.full);
     this.whole = true;
   }
 
@@ -56,9 +63,11 @@ export class SheetJsReader implements BookReader {
     const name = this.wb.SheetNames[i];
     if (!this.whole && !this.wb.Sheets[name]) this.parseAll();
     const grid = new SheetGrid(read.cells);
-    sheetCells(this.wb.Sheets[name], grid, Boolean(this.wb.Workbook?.WBProps?.date1904), name);
+    const ws = this.wb.Sheets[name];
+    sheetCells(ws, grid, Boolean(this.wb.Workbook?.WBProps?.date1904), name, this.full);
     grid.report(read.report, read.file, name);
-    return gridTable(name, grid.rows(read.file, name), read.hasHeader);
+    const rows = grid.rows(read.file, name);
+    return gridTable(name, rows, read.hasHeader, this.full ? layoutOf(ws, grid.origin) : undefined);
   }
 }
 
@@ -92,7 +101,7 @@ export function guardZip(bytes: Uint8Array): void {
   }
 }
 
-function parse(bytes: Uint8Array, sheets: number | undefined): XLSX.WorkBook {
+function parse(bytes: Uint8Array, sheets: number | undefined, full: boolean): XLSX.WorkBook {
   try {
     return XLSX.read(bytes, {
       type: 'array',
@@ -102,7 +111,8 @@ function parse(bytes: Uint8Array, sheets: number | undefined): XLSX.WorkBook {
       cellText: false,
       cellHTML: false,
       cellFormula: true,
-      cellStyles: false,
+      // Column widths (`!cols`) come only with the styles.
+      cellStyles: full,
       // Stubs let a formula saved without its cached value show up (as `t: 'z'` with `f`), to warn about it.
       sheetStubs: true,
       sheets,
@@ -114,7 +124,7 @@ function parse(bytes: Uint8Array, sheets: number | undefined): XLSX.WorkBook {
 }
 
 /** Puts the cells SheetJS read into the grid, deciding dates from each cell's number format. */
-function sheetCells(ws: XLSX.WorkSheet | undefined, grid: SheetGrid, date1904: boolean, sheet: string): void {
+function sheetCells(ws: XLSX.WorkSheet | undefined, grid: SheetGrid, date1904: boolean, sheet: string, full: boolean): void {
   const data = (ws?.['!data'] ?? []) as (XLSX.CellObject | undefined)[][];
   for (let r = 0; r < data.length; r++) {
     const src = data[r];
@@ -138,9 +148,25 @@ function sheetCells(ws: XLSX.WorkSheet | undefined, grid: SheetGrid, date1904: b
         case 'd':
           v = isoCellDate(cell.v);
           break;
-        case 'e':
-          grid.error(r, c, ERROR_TEXT[cell.v as number] ?? (typeof cell.w === 'string' ? cell.w : '#ERROR'));
+        case 'e': {
+          const text = ERROR_TEXT[cell.v as number] ?? (typeof cell.w === 'string' ? cell.w : '#ERROR');
+          if (!full) {
+            grid.error(r, c, text);
+            continue;
+          }
+          const e = new CellError(text);
+          grid.set(r, c, (cell.f ? new FullCell(e, null, cell.f) : e) as unknown as Exclude<Cell, null>);
           continue;
+        }
+      }
+      if (full && v !== null) {
+        const format = typeof cell.z === 'string' && cell.z !== 'General' && (typeof v === 'number' || v instanceof Date) ? cell.z : null;
+        const formula = typeof cell.f === 'string' && cell.f !== '' ? cell.f : null;
+        // A full cell where there is more than the value: the grid holds it as it holds any value.
+        if (format !== null || formula !== null) {
+          grid.set(r, c, new FullCell(v, format, formula) as unknown as Exclude<Cell, null>);
+          continue;
+        }
       }
       if (v === null) {
         if (cell.t === 'z' && cell.f) grid.noValue++;
@@ -158,3 +184,18 @@ function isoCellDate(x: unknown): Cell {
   const d = new Date(/(Z|[+-]\d\d:?\d\d)$/.test(x) || !x.includes('T') ? x : x + 'Z');
   return Number.isNaN(d.getTime()) ? x : d;
 }
+
+/** Where the table lies in its sheet, its merged ranges and column widths (in characters), as SheetJS read them. */
+function layoutOf(ws: XLSX.WorkSheet | undefined, origin: { row: number; col: number }): TableLayout {
+  const merges: CellRange[] = (ws?.['!merges'] ?? []).map((m) => ({ top: m.s.r, left: m.s.c, bottom: m.e.r, right: m.e.c }));
+  const widths: (number | null)[] = [];
+  const cols = ws?.['!cols'] ?? [];
+  for (let c = 0; c < cols.length; c++) {
+    const col = cols[c];
+    const w = col?.width ?? col?.wch;
+    widths.push(typeof w === 'number' && Number.isFinite(w) && w >= 0 ? Math.round(w * 100) / 100 : null);
+  }
+  while (widths.length > 0 && widths[widths.length - 1] === null) widths.pop();
+  return { origin, merges, widths };
+}
+

@@ -22,7 +22,7 @@
 //
 // StreamGrid, below, gives the same table a batch of rows at a time instead of keeping it (Sheet.stream).
 import { ArrayTable } from './batch.ts';
-import { BATCH_ROWS, cellText, columnLetter, type Cell, type Row, type Table } from './model.ts';
+import { BATCH_ROWS, cellText, columnLetter, type Cell, type Row, type Table, type TableLayout } from './model.ts';
 import type { Report } from './report.ts';
 import { FormatError } from './errors.ts';
 
@@ -91,6 +91,11 @@ export class SheetGrid {
   private newRow(): Cell[] {
     const last = this.lastRow >= 0 ? this.values[this.lastRow] : undefined;
     return last !== undefined && last.length <= 2 * this.lastCount + 8 ? new Array<Cell>(last.length) : [];
+  }
+
+  /** 0-based sheet row and column of the table's first cell (A1 for an empty sheet). */
+  get origin(): { row: number; col: number } {
+    return this.top < 0 ? { row: 0, col: 0 } : { row: this.top, col: this.left };
   }
 
   /** An error cell: kept as its text, and counted. */
@@ -277,8 +282,9 @@ export class StreamGrid extends SheetGrid {
 }
 
 /** A sheet's rows as read into a grid, as the model's table: the first row split off as titles when asked. */
-export function gridTable(name: string, rows: Row[], hasHeader: boolean): Table {
-  if (!hasHeader) return new ArrayTable({ name, header: null }, rows);
+export function gridTable(name: string, rows: Row[], hasHeader: boolean, layout?: TableLayout): Table {
+  const facts = layout ? { name, layout } : { name };
+  if (!hasHeader) return new ArrayTable({ ...facts, header: null }, rows);
   const [first = [], ...rest] = rows;
-  return new ArrayTable({ name, header: first.map(cellText), ...(rows.length > 0 ? { titleCells: rows[0] } : {}) }, rest);
+  return new ArrayTable({ ...facts, header: first.map(cellText), ...(rows.length > 0 ? { titleCells: rows[0] } : {}) }, rest);
 }

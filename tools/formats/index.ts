@@ -14,6 +14,15 @@ export { XlsxWriter, xlsxWriter, sheetNames, type TableWriter } from './xlsx/wri
 export { csvWriter, csvText, type CsvWriterOptions } from './csv/write.ts';
 export { jsonWriter, type Layout as JsonLayout } from './json/write.ts';
 export { tableWriter } from './writers.ts';
+// Workbooks copied as they were (tools.md §2.7): read with `cells: 'full'`, written by a workbook writer.
+export { copySheets, type SheetCopy } from './copy.ts';
+export { writeXlsxBook, type XlsxBookWritten } from './xlsx/write-book.ts';
+export { writeXls, type XlsWritten } from './xls/write.ts';
+export { MAX_ROWS as XLS_MAX_ROWS, MAX_COLUMNS as XLS_MAX_COLUMNS, MAX_CELL_CHARS as XLS_MAX_CELL_CHARS } from './xls/sheet.ts';
+export { writeOds, type OdsWritten } from './ods/write.ts';
+export { ChangeLog, type Changed, type Place } from './changes.ts';
+export { formatLimit, type LimitUnit } from './errors.ts';
+export { extrasOf, type ExtraKind } from './extras.ts';
 export { writeHtml, type HtmlOptions } from './html/write.ts';
 export { elementNames, writeXml, type XmlOptions } from './xml/write.ts';
 export { ELEMENT_NAME_OR_EMPTY, MAX_NAME_CHARS } from './markup.ts';

@@ -118,6 +118,26 @@ export interface Table<C = Cell> extends RowStream<C> {
 
 export type Visibility = 'visible' | 'hidden' | 'veryHidden';
 
+/**
+ * One sheet handed to a workbook writer (xls, ods): its rows in batches, in order, each row taking the next row
+ * number, with what §2.7 keeps of a sheet besides its cells.
+ */
+export interface SheetIn {
+  name: string;
+  /** Default `visible`. */
+  visibility?: Visibility;
+  /** Widths by 0-based column, in characters (`<col width>` of xlsx); null or a gap keeps the default. */
+  columnWidths?: readonly (number | null | undefined)[];
+  /** Merged ranges, 0-based and inclusive. The xls writer reads them after the rows, the ODS writer before. */
+  merges?: readonly CellRange[];
+  rows: Iterable<RowBatch<AnyCell> | readonly (readonly AnyCell[])[]> | AsyncIterable<RowBatch<AnyCell> | readonly (readonly AnyCell[])[]>;
+}
+
+/** A workbook handed to a workbook writer: its sheets in tab order. */
+export interface BookIn {
+  sheets: Iterable<SheetIn> | AsyncIterable<SheetIn>;
+}
+
 export interface Sheet<C = Cell> {
   readonly name: string;
   /** The name the file gives what the sheet was read from, when the sheet's name is only part of it (an SQL table with its schema). */

@@ -5,7 +5,7 @@
 //   .xlsx .xlsm       ZIP → xlsx (an ods too); OLE → xls (BIFF8 saved under the wrong name) or a password
 //   .xls              OLE or BIFF → xls; ZIP → xlsx; HTML → its tables; SpreadsheetML 2003; tab-separated text
 //                     (web applications export all of these as "Excel"; tools.md §2.2)
-//   .ods              ZIP → SheetJS (its own reader is coming)
+//   .ods              ZIP → ods (ods/book.ts)
 //   .csv              text (any encoding, any delimiter); anything else → binary
 //   .json             JSON
 //   .xml              XML (one table: xml/read.ts), SpreadsheetML 2003 → its sheets; a package or binary → refused
@@ -14,6 +14,10 @@
 //
 // Any other pairing is `unreadable`. When the content is not what the extension says, an info message says
 // what it was read as. Fast readers hand what they do not fully understand to SheetJS (fallback.ts).
+//
+// `cells: 'full'` (the tools that copy workbooks, tools.md §2.7): .xlsx and .xls are read by SheetJS, which
+// fills number formats, formulas, error cells, merged ranges and column widths (the fast readers do not yet);
+// .ods by its own reader, which fills them too.
 import { Book, type BookReader, type ReadOptions } from './book.ts';
 import { CsvReader } from './csv/book.ts';
 import { baseNameOf, detectDelimiterOf, decodeText } from './csv/read.ts';
@@ -23,7 +27,8 @@ import { HtmlReader } from './html/read.ts';
 import { JsonReader } from './json/read.ts';
 import { XmlReader, type XmlReadOptions } from './xml/read.ts';
 import { MarkdownReader } from './markdown/read.ts';
-import type { Cell, ContentFormat, FormatContext, SourceFile, Workbook } from './model.ts';
+import { OdsReader } from './ods/book.ts';
+import type { AnyCell, Cell, ContentFormat, FormatContext, SourceFile, Workbook } from './model.ts';
 import { sniff, type Content } from './sniff.ts';
 import { SqlReader, type SqlDialectOption } from './sql/read.ts';
 import { VcardReader } from './vcard/read.ts';
@@ -47,6 +52,8 @@ export interface OpenOptions {
   sqlDialect?: SqlDialectOption;
   /** Tests: read with SheetJS, the reader of last resort, to compare the fast readers with it. */
   reader?: 'sheetjs';
+  /** `full`: cells keep their number formats and formulas (FullCell), errors stay CellErrors, tables their layout. */
+  cells?: 'values' | 'full';
 }
 
 const extensionOf = (name: string) => {
@@ -58,11 +65,15 @@ const extensionOf = (name: string) => {
 const WORKBOOKS = new Set(['xlsx', 'xlsm', 'xls', 'ods']);
 
 /** Opens a file as a workbook; its sheets are read as they are asked for. */
+export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOptions & { cells: 'full' }): Workbook<AnyCell>;
+export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOptions): Workbook<Cell>;
 export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOptions): Workbook<Cell> {
+  const full = o.cells === 'full';
   const ext = extensionOf(file.name);
   const read: ReadOptions = { hasHeader: o.hasHeader, detectTypes: o.detectTypes ?? true, delimiter: o.delimiter };
   const sheets = o.sheets ?? 'all';
-  const open = (reader: () => BookReader, fallback?: ContentFormat) => Book.open(file, ctx, read, sheets, reader, fallback ? () => new SheetJsReader(file.bytes, fallback, sheets) : null);
+  const open = (reader: () => BookReader, fallback?: ContentFormat) => Book.open(file, ctx, read, sheets, reader, fallback ? () => new SheetJsReader(file.bytes, fallback, sheets, full) : null);
+  const sheetJs = (format: ContentFormat, bytes = file.bytes) => open(() => new SheetJsReader(bytes, format, sheets, full));
   let csv: CsvReader | null = null;
   // A text format's reader takes any text, and refuses whatever is not (a ZIP named .csv is binary).
   if (ext === 'csv' && o.reader === undefined) return open(() => new CsvReader(file, o.delimiter));
@@ -83,16 +94,18 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   const book = (() => {
     switch (content) {
       case 'zip':
-        return open(() => (ext === 'ods' ? new SheetJsReader(file.bytes, 'ods', sheets) : new XlsxReader(file.bytes)), ext === 'ods' ? 'ods' : 'xlsx');
+        if (ext === 'ods') return open(() => new OdsReader(file.bytes, ctx.limits.maxCells, full), 'ods');
+        if (full) return sheetJs('xlsx');
+        return open(() => new XlsxReader(file.bytes), 'xlsx');
       case 'cfb':
-        return open(() => new XlsReader(file.bytes), 'xls');
+        return full ? sheetJs('xls') : open(() => new XlsReader(file.bytes), 'xls');
       case 'biff':
-        return open(() => new SheetJsReader(file.bytes, 'biff', sheets));
+        return sheetJs('biff');
       case 'html':
         if (ext === 'xls') return open(() => new HtmlReader(file, ctx));
         break;
       case 'spreadsheetml':
-        if (ext === 'xls') return open(() => new SheetJsReader(spreadsheetMl(file), 'spreadsheetml', sheets));
+        if (ext === 'xls') return sheetJs('spreadsheetml', spreadsheetMl(file));
         break;
       case 'text':
         // Tab-separated text named .xls (Excel's "Unicode text", many web exports): read as the CSV it is. A

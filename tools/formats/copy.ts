@@ -1,0 +1,48 @@
+// A workbook read `full` (openWorkbook's `cells: 'full'`, read without a header) handed to a workbook writer
+// as it was (tools.md §2.7): each sheet's cells back where they were in the sheet (a table read from its first
+// non-empty row and column is put back at its origin), with its visibility, merged ranges and column widths.
+// Sheets are read one at a time, as the writer asks for them.
+import { drainBatches } from './batch.ts';
+import { BATCH_ROWS, type AnyCell, type CellRange, type Row, type RowBatch, type Sheet, type SheetIn, type Table, type Visibility } from './model.ts';
+
+/** One sheet to copy: the sheet, and what the caller changes of it. */
+export interface SheetCopy {
+  sheet: Sheet<AnyCell>;
+  /** Its name in the result (default its own). */
+  name?: string;
+  /** Its visibility in the result (default its own). */
+  visibility?: Visibility;
+  /** Changes the sheet's table in place before it is written (unmerge-cells): rows in table coordinates. */
+  edit?: (table: Table<AnyCell>, merges: CellRange[]) => CellRange[];
+}
+
+const NO_CELLS: readonly AnyCell[] = Object.freeze([]) as readonly AnyCell[];
+
+/** The sheets as a workbook writer takes them, each read when the writer gets to it. */
+export function* copySheets(copies: Iterable<SheetCopy>): Generator<SheetIn> {
+  for (const copy of copies) {
+    const table = copy.sheet.table();
+    const layout = table.layout;
+    const origin = layout?.origin ?? { row: 0, col: 0 };
+    // Merges and widths in sheet coordinates; an edit sees the table's rows and the merges within it.
+    let merges = layout?.merges ?? [];
+    if (copy.edit) {
+      const local = merges.map((m) => ({ top: m.top - origin.row, left: m.left - origin.col, bottom: m.bottom - origin.row, right: m.right - origin.col }));
+      merges = copy.edit(table, local).map((m) => ({ top: m.top + origin.row, left: m.left + origin.col, bottom: m.bottom + origin.row, right: m.right + origin.col }));
+    }
+    yield {
+      name: copy.name ?? copy.sheet.name,
+      visibility: copy.visibility ?? copy.sheet.visibility,
+      columnWidths: layout?.widths ?? [],
+      merges,
+      rows: placed(table, origin),
+    };
+  }
+}
+
+/** The table's batches, after `origin.row` empty rows and with `origin.col` empty cells in front of each row. */
+function* placed(table: Table<AnyCell>, origin: { row: number; col: number }): Generator<RowBatch<AnyCell> | readonly (readonly AnyCell[])[]> {
+  for (let r = 0; r < origin.row; r += BATCH_ROWS) yield new Array<readonly AnyCell[]>(Math.min(BATCH_ROWS, origin.row - r)).fill(NO_CELLS);
+  const pad = new Array<AnyCell>(origin.col).fill(null);
+  for (const batch of drainBatches(table)) yield origin.col === 0 ? batch : batch.rows().map((row: Row<AnyCell>) => [...pad, ...row]);
+}

@@ -1,0 +1,347 @@
+// An OpenDocument spreadsheet (.ods) reader: styles.xml and content.xml tokenized by the project's streaming
+// XML scanner (xml/scan.ts: no DTD, no entity but the five and numeric references, depth and
+// token bounds; bench/ods-xml.ts compares it with saxes) straight from the inflate stream of the guarded ZIP
+// reader (zip/read.ts: entry count, overlaps, inflated size and ratio).
+//
+// What it gives, per table in order: name, hidden (table:display="false"), column widths (in Excel's character
+// units), merged ranges (from number-columns/rows-spanned; covered cells keep any value they hold), and the
+// rows from the first to the last one with a value. Repeated rows and cells are never expanded past the last
+// non-empty cell: an empty row repeated a million times costs a counter, not a million rows. Cells:
+// float/currency → number, percentage → number, date → Date (UTC), time → a Date on 1899-12-30 (a time of
+// day; 24 hours or more stays a number of days), boolean, string (text:p as lines, text:s spaces, text:tab,
+// text:line-break; annotations left out), an error LibreOffice cached (calcext:value-type="error") → CellError.
+// A number or date whose data style has an Excel code (number-styles.ts) comes as a FullCell with that format;
+// a formula gives its cached value. Cells past `maxCells` → FormatError 'cells'.
+import { damaged, FormatError, NeedsFallback, passwordProtected } from '../errors.ts';
+import { CellError, FullCell, type AnyCell, type CellRange } from '../model.ts';
+import { AttrCursor, decodeEntities, nameIs, XmlScanner, type XmlHandler } from '../xml/scan.ts';
+import { inflateEntry, InflateBudget, openZip, type ZipArchive } from '../zip/read.ts';
+import { excelCodeOf, type StylePart } from './number-styles.ts';
+import { INCHES_PER_CHAR } from './write.ts';
+
+const MIMETYPE = 'application/vnd.oasis.opendocument.spreadsheet';
+export const MAX_ROWS = 1_048_576;
+export const MAX_COLUMNS = 16_384;
+const DAY_MS = 86_400_000;
+const EPOCH_1900 = Date.UTC(1899, 11, 30);
+
+export interface OdsSheet {
+  name: string;
+  hidden: boolean;
+  columnWidths: (number | undefined)[];
+  merges: CellRange[];
+  /** Cells holding a formula: their cached values are read, the formulas are not. */
+  formulas: number;
+  /** One batch: the rows, from the first to the last with a value; each row ends at its last value. */
+  rows: AnyCell[][][];
+}
+
+export interface OdsRead {
+  sheets: OdsSheet[];
+}
+
+export function readOds(bytes: Uint8Array, o: { maxCells?: number } = {}): OdsRead {
+  try {
+    return read(bytes, o.maxCells ?? 2_000_000);
+  } catch (err) {
+    // The ZIP reader's doubts are verdicts here: an ODS has no other reader to fall back on.
+    if (err instanceof NeedsFallback) throw damaged(err.message);
+    throw err;
+  }
+}
+
+function read(bytes: Uint8Array, maxCells: number): OdsRead {
+  const zip = openZip(bytes);
+  const budget = new InflateBudget();
+  const whole = (name: string) => {
+    const e = zip.get(name);
+    if (!e) return null;
+    const parts: Buffer[] = [];
+    inflateEntry(zip, e, budget, (c) => void parts.push(Buffer.from(c)));
+    return Buffer.concat(parts);
+  };
+  const type = whole('mimetype')?.toString('latin1').trim();
+  if (type !== MIMETYPE) throw damaged(type ? `an OpenDocument of type ${type}` : 'no ODF mimetype');
+  const manifest = whole('META-INF/manifest.xml')?.toString('utf8') ?? '';
+  if (manifest.includes('encryption-data')) throw passwordProtected('an encrypted package');
+  const h = new OdsHandler(maxCells);
+  scan(zip, 'styles.xml', budget, h, false);
+  scan(zip, 'content.xml', budget, h, true);
+  return { sheets: h.sheets };
+}
+
+function scan(zip: ZipArchive, name: string, budget: InflateBudget, h: OdsHandler, required: boolean): void {
+  const e = zip.get(name);
+  if (!e) {
+    if (required) throw damaged(`no ${name}`);
+    return;
+  }
+  const x = new XmlScanner(h);
+  inflateEntry(zip, e, budget, (c) => x.push(c));
+  x.end();
+}
+
+const attr = new AttrCursor();
+
+/** Every attribute of a tag by local name (values decoded): ODS tags carry a handful. */
+function attrs(b: Buffer, s: number, e: number): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  attr.reset(b, s, e);
+  while (attr.next()) out[b.toString('latin1', attr.ns, attr.ne)] = attr.value();
+  return out;
+}
+
+/** A count from a repeat attribute: at least 1, never more than `max`. */
+function count(v: string | undefined, max: number): number {
+  const n = v === undefined ? 1 : Number.parseInt(v, 10);
+  return Number.isFinite(n) && n >= 1 ? Math.min(n, max) : 1;
+}
+
+class OdsHandler implements XmlHandler {
+  readonly sheets: OdsSheet[] = [];
+  private readonly hiddenStyles = new Set<string>();
+  private readonly columnWidthByStyle = new Map<string, number>();
+  private readonly dataStyleOfCell = new Map<string, string>();
+  private readonly codes = new Map<string, string | null>();
+  /** The data style being read: its element, name and parts. */
+  private dataStyle: { element: string; name: string; parts: StylePart[] } | null = null;
+  private part: StylePart | null = null;
+  private cells = 0;
+
+  // The table being read.
+  private sheet: OdsSheet | null = null;
+  private column = 0;
+  private row = 0;
+  private rowRepeat = 1;
+  private cellsOfRow: AnyCell[] = [];
+  private pendingEmptyRows = 0;
+  // The cell being read.
+  private cell: Record<string, string> | null = null;
+  private cellRepeat = 1;
+  private chars: string[] = [];
+  private paragraphs = 0;
+  private inParagraph = false;
+  /** Depth inside an annotation, whose text is no cell text. */
+  private annotation = 0;
+
+  constructor(private readonly maxCells: number) {}
+
+  open(b: Buffer, ln: number, le: number, ae: number): void {
+    const is = (n: string) => nameIs(b, ln, le, n);
+    if (this.annotation > 0) {
+      this.annotation++;
+      return;
+    }
+    if (this.cell) {
+      if (is('annotation')) this.annotation = 1;
+      else if (is('p') || is('h')) {
+        if (this.paragraphs++ > 0) this.chars.push('\n');
+        this.inParagraph = true;
+      } else if (is('s')) this.chars.push(' '.repeat(count(attrs(b, le, ae).c, 32_767)));
+      else if (is('tab')) this.chars.push('\t');
+      else if (is('line-break')) this.chars.push('\n');
+      return;
+    }
+    if (is('table-cell') || is('covered-table-cell')) {
+      this.cell = attrs(b, le, ae);
+      this.cellRepeat = count(this.cell['number-columns-repeated'], MAX_COLUMNS);
+      this.chars = [];
+      this.paragraphs = 0;
+      return;
+    }
+    if (is('table-row')) {
+      this.rowRepeat = count(attrs(b, le, ae)['number-rows-repeated'], MAX_ROWS);
+      this.cellsOfRow = [];
+      this.column = 0;
+    } else if (is('table-column') && this.sheet) {
+      const a = attrs(b, le, ae);
+      const n = count(a['number-columns-repeated'], MAX_COLUMNS);
+      const w = a['style-name'] ? this.columnWidthByStyle.get(a['style-name']) : undefined;
+      const widths = this.sheet.columnWidths;
+      // At most 16,384 entries, trimmed to the used columns at the table's end.
+      for (let i = 0; i < n && widths.length < MAX_COLUMNS; i++) widths.push(w);
+    } else if (is('table')) {
+      const a = attrs(b, le, ae);
+      this.sheet = { name: a.name ?? `Sheet${this.sheets.length + 1}`, hidden: this.hiddenStyles.has(a['style-name'] ?? ''), columnWidths: [], merges: [], formulas: 0, rows: [[]] };
+      this.row = 0;
+      this.pendingEmptyRows = 0;
+    } else if (is('style')) {
+      const a = attrs(b, le, ae);
+      this.styleName = a.name ?? '';
+      if (a.family === 'table-cell' && a['data-style-name']) this.dataStyleOfCell.set(this.styleName, a['data-style-name']);
+    } else if (is('table-properties')) {
+      if (attrs(b, le, ae).display === 'false') this.hiddenStyles.add(this.styleName);
+    } else if (is('table-column-properties')) {
+      const w = attrs(b, le, ae)['column-width'];
+      const inches = w ? toInches(w) : null;
+      if (inches !== null) this.columnWidthByStyle.set(this.styleName, Math.round((inches / INCHES_PER_CHAR) * 100) / 100);
+    } else if (this.dataStyle) {
+      this.part = { name: b.toString('latin1', ln, le), attrs: attrs(b, le, ae), text: '' };
+      this.dataStyle.parts.push(this.part);
+    } else if (le - ln > 6 && b.toString('latin1', le - 6, le) === '-style' && b.toString('latin1', ln - 7, ln) === 'number:') {
+      this.dataStyle = { element: b.toString('latin1', ln, le), name: attrs(b, le, ae).name ?? '', parts: [] };
+    }
+  }
+
+  private styleName = '';
+
+  close(b: Buffer, ln: number, le: number): void {
+    const is = (n: string) => nameIs(b, ln, le, n);
+    if (this.annotation > 0) {
+      this.annotation--;
+      return;
+    }
+    if (this.cell) {
+      if (is('p') || is('h')) this.inParagraph = false;
+      else if (is('table-cell') || is('covered-table-cell')) this.endCell();
+      return;
+    }
+    if (is('table-row')) this.endRow();
+    else if (is('table')) this.endTable();
+    else if (this.dataStyle) {
+      if (this.part && nameIs(b, ln, le, this.part.name)) this.part = null;
+      else if (b.toString('latin1', ln, le) === this.dataStyle.element) {
+        this.codes.set(this.dataStyle.name, excelCodeOf(this.dataStyle.element, this.dataStyle.parts));
+        this.dataStyle = null;
+      }
+    }
+  }
+
+  text(b: Buffer, s: number, e: number, literal: boolean): void {
+    if (this.annotation > 0) return;
+    const t = literal ? b.toString('utf8', s, e) : decodeEntities(b.toString('utf8', s, e));
+    if (this.cell) {
+      // Whitespace ODF collapses: line ends and tabs in the text itself are spaces, runs of spaces are one.
+      if (this.inParagraph) this.chars.push(t.replace(/[\t\r\n ]+/g, ' '));
+    } else if (this.part) this.part.text += t;
+  }
+
+  private endCell(): void {
+    const a = this.cell!;
+    this.cell = null;
+    const v = this.value(a);
+    const colSpan = count(a['number-columns-spanned'], MAX_COLUMNS);
+    const rowSpan = count(a['number-rows-spanned'], MAX_ROWS);
+    if ((colSpan > 1 || rowSpan > 1) && this.sheet) {
+      this.sheet.merges.push({ top: this.row, left: this.column, bottom: this.row + rowSpan - 1, right: this.column + colSpan - 1 });
+    }
+    if (a.formula !== undefined && this.sheet) this.sheet.formulas += this.cellRepeat * this.rowRepeat;
+    if (v === null) {
+      this.column += this.cellRepeat;
+      return;
+    }
+    if (this.column + this.cellRepeat > MAX_COLUMNS) throw new FormatError('too-complex', `a value past column ${MAX_COLUMNS}`, { where: `${this.sheet?.name} row ${this.row + 1}` });
+    this.spend(this.cellRepeat * this.rowRepeat);
+    const row = this.cellsOfRow;
+    while (row.length < this.column) row.push(null);
+    for (let k = 0; k < this.cellRepeat; k++) row.push(v);
+    this.column += this.cellRepeat;
+  }
+
+  private spend(n: number): void {
+    this.cells += n;
+    if (this.cells > this.maxCells) throw new FormatError('cells', `more than ${this.maxCells} cells`, { params: { max: this.maxCells }, where: `${this.sheet?.name} row ${this.row + 1}` });
+  }
+
+  private value(a: Record<string, string>): AnyCell {
+    const type = a['value-type'];
+    const code = this.codeOf(a['style-name']);
+    const formatted = (v: number | Date, fallback?: string) => (code ?? fallback ? new FullCell(v, (code ?? fallback)!) : v);
+    const text = this.chars.join('');
+    // office:value-type and LibreOffice's calcext:value-type share a local name; the latter comes last and says `error`.
+    if (type === 'error') return new CellError(text);
+    switch (type) {
+      case 'float':
+      case 'currency':
+      case 'percentage': {
+        const n = Number(a.value);
+        if (a.value === undefined || !Number.isFinite(n)) return text === '' ? null : text;
+        return formatted(n, type === 'percentage' ? '0%' : undefined);
+      }
+      case 'date': {
+        const d = isoDate(a['date-value'] ?? '');
+        if (!d) return text === '' ? null : text;
+        return code ? new FullCell(d, code) : d;
+      }
+      case 'time': {
+        const ms = duration(a['time-value'] ?? '');
+        if (ms === null) return text === '' ? null : text;
+        if (ms >= 0 && ms < DAY_MS) {
+          const d = new Date(EPOCH_1900 + ms);
+          return code ? new FullCell(d, code) : d;
+        }
+        return formatted(ms / DAY_MS);
+      }
+      case 'boolean':
+        return a['boolean-value'] === 'true';
+      case 'string':
+        return a['string-value'] ?? (text === '' ? null : text);
+      default:
+        return text === '' ? null : text;
+    }
+  }
+
+  private codeOf(cellStyle: string | undefined): string | null {
+    if (!cellStyle) return null;
+    const ds = this.dataStyleOfCell.get(cellStyle);
+    return ds === undefined ? null : this.codes.get(ds) ?? null;
+  }
+
+  private endRow(): void {
+    const sheet = this.sheet;
+    if (!sheet) return;
+    const cells = this.cellsOfRow;
+    if (cells.length === 0) {
+      this.pendingEmptyRows += this.rowRepeat;
+      this.row += this.rowRepeat;
+      return;
+    }
+    const rows = sheet.rows[0];
+    if (rows.length + this.pendingEmptyRows + this.rowRepeat > MAX_ROWS) throw new FormatError('too-complex', `more than ${MAX_ROWS} rows`, { where: sheet.name });
+    for (let k = 0; k < this.pendingEmptyRows; k++) rows.push([]);
+    this.pendingEmptyRows = 0;
+    rows.push(cells);
+    // A repeated row with values is that many rows (its cells were counted once per repeat).
+    for (let k = 1; k < this.rowRepeat; k++) rows.push(cells.slice());
+    this.row += this.rowRepeat;
+  }
+
+  private endTable(): void {
+    if (!this.sheet) return;
+    // Widths past the used columns (LibreOffice styles all 16,384) are dropped.
+    const s = this.sheet;
+    let used = s.merges.reduce((n, m) => Math.max(n, m.right + 1), 0);
+    for (const r of s.rows[0]) used = Math.max(used, r.length);
+    const widths = s.columnWidths;
+    if (widths.length > used) widths.length = used;
+    while (widths.length > 0 && widths[widths.length - 1] === undefined) widths.pop();
+    this.sheets.push(this.sheet);
+    this.sheet = null;
+  }
+}
+
+const UNITS: Record<string, number> = { in: 1, cm: 1 / 2.54, mm: 1 / 25.4, pt: 1 / 72, pc: 1 / 6, px: 1 / 96 };
+
+function toInches(length: string): number | null {
+  const m = /^([0-9]*\.?[0-9]+)(in|cm|mm|pt|pc|px)$/.exec(length.trim());
+  return m ? Number(m[1]) * UNITS[m[2]] : null;
+}
+
+/** An ODF date-value (`2024-01-15`, `2024-01-15T10:20:30.25`), read as UTC; null when it is none. */
+function isoDate(s: string): Date | null {
+  const m = /^(-?\d{4,})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/.exec(s);
+  if (!m) return null;
+  const ms = m[7] ? Math.round(Number(m[7]) * 1000) : 0;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), ms));
+  if (Number(m[1]) < 100) d.setUTCFullYear(Number(m[1]));
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** An xsd:duration as ODF time-value uses it (`PT13H45M00S`, `PT36H`, `-PT1H`), in milliseconds. */
+function duration(s: string): number | null {
+  const m = /^(-)?P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(s);
+  if (!m || s.endsWith('T') || s === 'P' || s === '-P') return null;
+  const ms = ((Number(m[2] ?? 0) * 24 + Number(m[3] ?? 0)) * 60 + Number(m[4] ?? 0)) * 60_000 + Math.round(Number(m[5] ?? 0) * 1000);
+  return m[1] ? -ms : ms;
+}
+
