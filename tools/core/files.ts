@@ -1,9 +1,25 @@
 // Input files: the format is decided by the extension, as the spec says; sizes are counted on decoded bytes.
 import { ToolError } from './errors.ts';
 
-/** The extensions tools admit; a tool's `input.formats` lists its own. A tool that reads a new one adds it here. */
+/** The formats tools admit; a tool's `input.formats` lists its own. A tool that reads a new one adds it here. */
 export const FORMATS = ['xlsx', 'xls', 'csv', 'json'] as const;
 export type Format = (typeof FORMATS)[number];
+
+/**
+ * The extensions each format is admitted under, the format's own first. Macro-enabled workbooks and templates
+ * are xlsx packages (their macros are neither run nor kept); tab-separated .tsv and .txt are delimited text.
+ */
+export const EXTENSIONS: Readonly<Record<Format, readonly string[]>> = {
+  xlsx: ['xlsx', 'xlsm', 'xltx', 'xltm'],
+  xls: ['xls'],
+  csv: ['csv', 'tsv', 'txt'],
+  json: ['json'],
+};
+
+/** Every extension a tool taking `formats` admits, with its dot, in the order the formats are listed. */
+export function extensionsOf(formats: readonly Format[]): string[] {
+  return formats.flatMap((f) => EXTENSIONS[f].map((x) => '.' + x));
+}
 
 export interface InputFile {
   name: string;
@@ -54,11 +70,12 @@ export function checkFiles(spec: InputSpec, files: InputFile[]): void {
     if (files.length < spec.min) throw new ToolError('too_few_files', { option, params: { min: spec.min } });
     if (files.length > spec.max) throw new ToolError('too_many_files', { option, params: { max: spec.max } });
   }
+  const admitted = extensionsOf(spec.formats);
   for (const f of files) {
-    if (!(spec.formats as readonly string[]).includes(extensionOf(f.name))) {
+    if (!admitted.includes('.' + extensionOf(f.name))) {
       throw new ToolError('unsupported_format', {
         option,
-        params: { name: f.name.slice(0, 200), formats: spec.formats.map((x) => '.' + x).join(', ') },
+        params: { name: f.name.slice(0, 200), formats: admitted.join(', ') },
       });
     }
   }
