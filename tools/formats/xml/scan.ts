@@ -304,8 +304,20 @@ export function unescapeOoxml(s: string): string {
   return s.indexOf('_x') < 0 ? s : s.replace(ESCAPE, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** A cell's text as SheetJS gives it: OOXML escapes undone and CRLF made LF (Excel's own line break). */
+/**
+ * A piece of character data as an XML parser gives it: a line end written as CR LF in the markup is LF (XML
+ * 1.0 §2.11), then entities and character references are decoded (`&#13;` is a CR that stays). A lone CR, or
+ * a CR LF split between two pieces, is kept as written: never a character lost.
+ */
+export function xmlText(piece: string, literal: boolean): string {
+  const lf = piece.indexOf('\r\n') < 0 ? piece : piece.replace(/\r\n/g, '\n');
+  return literal ? lf : decodeEntities(lf);
+}
+
+/**
+ * A cell's text as Excel shows it: OOXML escapes undone, so `_x000D_` before a line end is the CR of a CR LF
+ * that Excel keeps (openpyxl 3.0 and Gnumeric leave escapes as written; SheetJS also makes CR LF an LF).
+ */
 export function cellString(s: string): string {
-  const u = unescapeOoxml(s);
-  return u.indexOf('\r\n') < 0 ? u : u.replace(/\r\n/g, '\n');
+  return unescapeOoxml(s);
 }
