@@ -2,7 +2,7 @@
 // cell for cell by openpyxl too: lower-case references (`r="a1"`), whitespace between `<is>` and `<t>`, CR LF
 // written as `&#13;&#10;` or as a CR LF in the markup. The OOXML `_xHHHH_` escapes are decoded as Excel shows
 // them (ECMA-376 §22.4.2.4), `_x000D_` before a line end giving the CR of a CR LF; openpyxl 3.0 and Gnumeric
-// leave those escapes as written, so there the expected text is spelled out.
+// leave those escapes as written, so there the expected text is spelled out. Parts in UTF-16 with a BOM are read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -13,7 +13,8 @@ import { readXlsx } from '../../tools/formats/xlsx/read.ts';
 import { writeXlsx } from '../../tools/formats/xlsx/write.ts';
 import { readTables } from '../helpers/read-tables.ts';
 import { inputFile } from '../helpers/run-tool.ts';
-import { row, xlsxPackage, type PackageSpec } from '../helpers/xlsx-package.ts';
+import { zipSync } from 'fflate';
+import { packageParts, row, xlsxPackage, type PackageSpec } from '../helpers/xlsx-package.ts';
 
 const OPENPYXL = `
 import json, sys, openpyxl
@@ -97,3 +98,30 @@ test('xlsx cells: a CR LF this service writes comes back as CR LF, and openpyxl 
   // openpyxl leaves the writer's `_x005F_` (a literal `_x000D_`) as written in inline strings: the last row is Excel's reading.
   assert.deepEqual(openpyxl(bytes)[0].slice(0, 3), ours(bytes)[0].slice(0, 3));
 });
+
+test('xlsx cells = openpyxl: XML parts in UTF-16 with a BOM (little- and big-endian) are decoded, not refused', () => {
+  const utf16 = (xml: string, order: 'le' | 'be') => {
+    const le = Buffer.from('\uFEFF' + xml.replace('encoding="UTF-8"', 'encoding="UTF-16"'), 'utf16le');
+    return order === 'le' ? le : Buffer.from(le).swap16();
+  };
+  const spec: PackageSpec = {
+    sheets: [{ name: 'Ünïcode', xml: row(1, '<c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>€ 東京 😀</t></is></c>') + row(2, '<c r="A2"><v>42</v></c>') }],
+    sharedStrings: ['<t>Muñoz</t>'],
+  };
+  const parts = packageParts(spec);
+  const bytes = zipParts({
+    ...parts,
+    'xl/worksheets/sheet1.xml': utf16(parts['xl/worksheets/sheet1.xml'] as string, 'le'),
+    'xl/sharedStrings.xml': utf16(parts['xl/sharedStrings.xml'] as string, 'be'),
+    'xl/workbook.xml': utf16(parts['xl/workbook.xml'] as string, 'le'),
+  });
+  const expected = openpyxl(bytes);
+  assert.deepEqual(expected, [[['Muñoz', '€ 東京 😀'], [42, null]]]);
+  assert.deepEqual(ours(bytes).map(pad), expected);
+  assert.deepEqual(readTables(inputFile('x.xlsx', bytes), { hasHeader: false, sheets: 'all', detectTypes: true }).sheetNames, ['Ünïcode']);
+});
+
+function zipParts(parts: Record<string, string | Uint8Array>): Uint8Array {
+  const enc = new TextEncoder();
+  return zipSync(Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, typeof v === 'string' ? enc.encode(v) : v])));
+}
