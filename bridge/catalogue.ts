@@ -3,6 +3,7 @@
 import type { Request, Response } from 'express';
 import { resolveLang, t, type Lang } from '../locales/index.ts';
 import type { AnyTool } from '../tools/core/define.ts';
+import { extensionsOf } from '../tools/core/files.ts';
 import { getTool, listTools } from '../tools/core/registry.ts';
 import { jsonSchemaOf, type JsonSchema } from '../tools/core/schema.ts';
 
@@ -27,7 +28,7 @@ export function runPath(toolId: string): string {
 /** The catalogue entry of one tool in `lang`. */
 export function catalogueEntry(tool: AnyTool, lang: Lang): CatalogueEntry {
   const spec = tool.input;
-  const input: CatalogueEntry['input'] = { field: spec.kind, formats: spec.formats.map((f) => `.${f}`) };
+  const input: CatalogueEntry['input'] = { field: spec.kind, formats: extensionsOf(spec.formats) };
   if (spec.kind === 'files') {
     input.min = spec.min;
     input.max = spec.max;

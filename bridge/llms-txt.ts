@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { t, type Lang } from '../locales/index.ts';
 import type { Config } from '../tools/core/config.ts';
 import type { AnyTool } from '../tools/core/define.ts';
+import { extensionsOf } from '../tools/core/files.ts';
 import { ERROR_CODES, ERROR_STATUS } from '../tools/core/errors.ts';
 import { listTools } from '../tools/core/registry.ts';
 import { jsonSchemaOf, type JsonSchema } from '../tools/core/schema.ts';
@@ -44,7 +45,7 @@ function toolSection(tool: AnyTool, lang: Lang): string {
   const schema: JsonSchema = jsonSchemaOf(tool, lang);
   const required = new Set(schema.required ?? []);
   const spec = tool.input;
-  const formats = spec.formats.map((f) => `.${f}`).join(', ');
+  const formats = extensionsOf(spec.formats).join(', ');
   const input =
     spec.kind === 'file'
       ? t(lang, 'llms.tool.inputFile', { formats })

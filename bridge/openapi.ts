@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { LANGS, resolveLang, t, type Lang } from '../locales/index.ts';
 import type { Config } from '../tools/core/config.ts';
 import type { AnyTool } from '../tools/core/define.ts';
-import { fileFields } from '../tools/core/files.ts';
+import { extensionsOf, fileFields } from '../tools/core/files.ts';
 import { ERROR_CODES, ERROR_STATUS } from '../tools/core/errors.ts';
 import { listTools } from '../tools/core/registry.ts';
 import { jsonSchemaOf, type JsonSchema } from '../tools/core/schema.ts';
@@ -56,7 +56,7 @@ export function multipartSchemaOf(tool: AnyTool, lang: Lang): JsonSchema {
 }
 
 function runOperation(tool: AnyTool, lang: Lang, config: Config): Obj {
-  const formats = tool.input.formats.map((f) => `.${f}`).join(', ');
+  const formats = extensionsOf(tool.input.formats).join(', ');
   const errors = Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, name]) => [status, ref('responses', name)]));
   return {
     operationId: tool.id,

@@ -4,6 +4,7 @@ import { LANGS, t } from '../locales/index.ts';
 import { budgetedOptions, LIST_BUDGET, listBytes } from '../mcp/tool-list.ts';
 import { CONFIG_VARIABLES } from '../tools/core/config.ts';
 import { ERROR_STATUS } from '../tools/core/errors.ts';
+import { extensionsOf } from '../tools/core/files.ts';
 import { listTools } from '../tools/core/registry.ts';
 import { jsonSchemaOf } from '../tools/core/schema.ts';
 
@@ -12,7 +13,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function toolsTable(): string {
   const rows = listTools().map((tool) => {
     const options = Object.keys(jsonSchemaOf(tool, 'en').properties ?? {}).filter((o) => o !== tool.input.kind && o !== 'language');
-    const formats = tool.input.formats.map((f) => `.${f}`).join(' ');
+    const formats = extensionsOf(tool.input.formats).join(' ');
     return `| \`${tool.id}\` | ${t('en', `categories.${tool.category}`)} | ${cell(t('en', `tools.${tool.id}.description`))} | ${formats} | ${options.map((o) => `\`${o}\``).join(', ')} |`;
   });
   return ['| tool | category | what it does | input | options |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');

@@ -64,7 +64,7 @@ test('admin: the listing shows each key\'s runs this hour and last use; PATCH ed
 
     for (let i = 0; i < 2; i++) assert.equal((await postRun(srv.url, 'split-rows', { file: fileObject('x.csv', 'a\n1\n') }, { headers: { authorization: `Bearer ${secret}` } })).status, 200);
     // A run refused for its input counts against the quota, so it counts here too.
-    assert.equal((await postRun(srv.url, 'split-rows', { file: fileObject('x.txt', 'a') }, { headers: { authorization: `Bearer ${secret}` } })).status, 400);
+    assert.equal((await postRun(srv.url, 'split-rows', { file: fileObject('x.pdf', 'a') }, { headers: { authorization: `Bearer ${secret}` } })).status, 400);
     const used = await listOne();
     assert.equal(used.runsThisHour, 3);
     assert.ok(Date.now() - Date.parse(used.lastUsedAt) < 3_600_000);

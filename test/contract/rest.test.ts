@@ -9,6 +9,7 @@ import { listTools, getTool } from '../../tools/core/registry.ts';
 import { jsonSchemaOf } from '../../tools/core/schema.ts';
 import { ToolError } from '../../tools/core/errors.ts';
 import { bridgeErrorHandler } from '../../bridge/http-error.ts';
+import { extensionsOf } from '../../tools/core/files.ts';
 import { contentDisposition, messagesHeader } from '../../bridge/run.ts';
 import { fileObject, formOf, postForm, postRun, startServer, type TestServer } from '../helpers/http.ts';
 
@@ -46,7 +47,7 @@ describe('catalogue', () => {
         assert.equal(e.description, t(lang, `tools.${tool.id}.description`));
         assert.deepEqual(e.category, { id: tool.category, label: t(lang, `categories.${tool.category}`) });
         assert.equal(e.input.field, tool.input.kind);
-        assert.deepEqual(e.input.formats, tool.input.formats.map((f) => `.${f}`));
+        assert.deepEqual(e.input.formats, extensionsOf(tool.input.formats));
         if (tool.input.kind === 'files') assert.deepEqual([e.input.min, e.input.max], [tool.input.min, tool.input.max]);
         else assert.equal('min' in e.input, false);
         assert.deepEqual(e.options, jsonSchemaOf(tool, lang));

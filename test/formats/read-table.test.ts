@@ -170,7 +170,7 @@ test('readTables: files that are not what their extension says are invalid_file,
     ['vacio.xlsx', new Uint8Array(0)],
     ['doc.xlsx', zipSync({ 'word/document.xml': new TextEncoder().encode('<w/>') })],
     ['cortado.xlsx', fixture('ventas.xlsx').bytes.slice(0, 600)],
-    ['raro.txt', new TextEncoder().encode('x')],
+    ['raro.pdf', new TextEncoder().encode('x')],
   ];
   for (const [name, bytes] of cases) {
     assert.throws(

@@ -335,7 +335,7 @@ test('http: unknown properties, prototype names included, are 400 unknown_option
 });
 
 test('http: names echoed in messages (files, options) carry no control characters', async () => {
-  const name = '\u0000\u001b[31mrojo\u0007\r\nX-Inyectada: 1.txt';
+  const name = '\u0000\u001b[31mrojo\u0007\r\nX-Inyectada: 1.pdf';
   for (const via of ['json', 'mcp'] as const) {
     const a = await sendRaw(via, 'split-rows', { file: { name, contentBase64: b64('a\n1\n') } });
     assertRefusal(a, 'unsupported_format', { option: 'file' });

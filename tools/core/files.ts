@@ -6,6 +6,23 @@ import { ToolError } from './errors.ts';
 export const FORMATS = ['xlsx', 'xls', 'ods', 'csv', 'tsv', 'txt', 'json', 'xml', 'html', 'htm', 'md', 'markdown', 'sql', 'vcf', 'vcard'] as const;
 export type Format = (typeof FORMATS)[number];
 
+/**
+ * The extensions each format is admitted under, the format's own first. Macro-enabled workbooks and templates
+ * are xlsx packages (their macros are neither run nor kept); tab-separated .tsv and .txt are delimited text.
+ */
+export const EXTENSIONS: Readonly<Partial<Record<Format, readonly string[]>>> = {
+  xlsx: ['xlsx', 'xlsm', 'xltx', 'xltm'],
+  xls: ['xls'],
+  csv: ['csv', 'tsv', 'txt'],
+  json: ['json'],
+};
+
+/** Every extension a tool taking `formats` admits, with its dot, in the order the formats are listed (a format
+ * without an entry in EXTENSIONS is its own extension). */
+export function extensionsOf(formats: readonly Format[]): string[] {
+  return [...new Set(formats.flatMap((f) => (EXTENSIONS[f] ?? [f]).map((x) => '.' + x)))];
+}
+
 export interface InputFile {
   name: string;
   bytes: Uint8Array;
@@ -100,11 +117,12 @@ function checkMain(spec: InputSpec, files: InputFile[]): void {
 }
 
 function checkExtensions(option: string, formats: readonly Format[], files: InputFile[]): void {
+  const admitted = extensionsOf(formats);
   for (const f of files) {
-    if (!(formats as readonly string[]).includes(extensionOf(f.name))) {
+    if (!admitted.includes('.' + extensionOf(f.name))) {
       throw new ToolError('unsupported_format', {
         option,
-        params: { name: f.name.slice(0, 200), formats: formats.map((x) => '.' + x).join(', ') },
+        params: { name: f.name.slice(0, 200), formats: admitted.join(', ') },
       });
     }
   }

@@ -177,7 +177,7 @@ export interface Workbook<C = Cell> {
   readonly encoding?: TextEncodingName;
 }
 
-export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | 'windows-1252';
 
 /** A file to read: its name decides only what the content cannot (sniff.ts). */
 export interface SourceFile {

@@ -2,11 +2,12 @@
 // name only decides among the readings its extension allows, since the kernel admitted the file by it:
 //
 //   extension         content read as
-//   .xlsx .xlsm       ZIP → xlsx (an ods too); OLE → xls (BIFF8 saved under the wrong name) or a password
+//   .xlsx .xlsm       ZIP → xlsx (an ods too); OLE → xls (BIFF8 saved under the wrong name) or a password;
+//   .xltx .xltm       macro-enabled workbooks and templates are xlsx packages: macros are neither run nor kept
 //   .xls              OLE or BIFF → xls; ZIP → xlsx; HTML → its tables; SpreadsheetML 2003; tab-separated text
 //                     (web applications export all of these as "Excel"; tools.md §2.2)
 //   .ods              ZIP → ods (ods/book.ts)
-//   .csv              text (any encoding, any delimiter); anything else → binary
+//   .csv .tsv .txt    text (any encoding; any delimiter, a tab for .tsv); anything else → binary
 //   .json             JSON
 //   .xml              XML (one table: xml/read.ts), SpreadsheetML 2003 → its sheets; a package or binary → refused
 //   .html .htm        HTML (one sheet per table); a package or binary → refused
@@ -62,7 +63,10 @@ const extensionOf = (name: string) => {
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
 };
 
-const WORKBOOKS = new Set(['xlsx', 'xlsm', 'xls', 'ods']);
+const WORKBOOKS = new Set(['xlsx', 'xlsm', 'xltx', 'xltm', 'xls', 'ods']);
+const TEXT = new Set(['csv', 'tsv', 'txt']);
+/** Extensions of packages that may hold a VBA project: it is never run, and no result carries it. */
+const MACROS = new Set(['xlsm', 'xltm']);
 
 /** Opens a file as a workbook; its sheets are read as they are asked for. */
 export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOptions & { cells: 'full' }): Workbook<AnyCell>;
@@ -76,7 +80,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   const sheetJs = (format: ContentFormat, bytes = file.bytes) => open(() => new SheetJsReader(bytes, format, sheets, full));
   let csv: CsvReader | null = null;
   // A text format's reader takes any text, and refuses whatever is not (a ZIP named .csv is binary).
-  if (ext === 'csv' && o.reader === undefined) return open(() => new CsvReader(file, o.delimiter));
+  if (TEXT.has(ext) && o.reader === undefined) return open(() => new CsvReader(file, o.delimiter ?? (ext === 'tsv' ? '\t' : undefined)));
   if (ext === 'json' && o.reader === undefined) return open(() => new JsonReader(file));
   if (ext === 'md' || ext === 'markdown') return open(() => new MarkdownReader(file, ctx, { keep: o.keepMarkdown ?? false }));
   if ((ext === 'vcf' || ext === 'vcard') && o.reader === undefined) return open(() => new VcardReader(file, ctx));
@@ -91,6 +95,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
   }
   if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets)), file, ext, ctx, null);
   if (!WORKBOOKS.has(ext)) throw unreadable(file, `.${ext} is not a format read here`);
+  if (MACROS.has(ext)) ctx.message('info', 'macros_not_kept', { name: file.name, extension: `.${ext}` });
   const book = (() => {
     switch (content) {
       case 'zip':
@@ -119,7 +124,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
 }
 
 /** What content the extension itself stands for. */
-const CLAIMED: Record<string, ContentFormat[]> = { xlsx: ['xlsx'], xlsm: ['xlsx'], xls: ['xls', 'biff'], ods: ['ods'], xml: ['xml'] };
+const CLAIMED: Record<string, ContentFormat[]> = { xlsx: ['xlsx'], xlsm: ['xlsx'], xltx: ['xlsx'], xltm: ['xlsx'], xls: ['xls', 'biff'], ods: ['ods'], xml: ['xml'] };
 
 /** The info message when the content is not what the extension says. */
 function announce(book: Workbook<Cell>, file: SourceFile, ext: string, ctx: FormatContext, csv: CsvReader | null): Workbook<Cell> {

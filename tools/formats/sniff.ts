@@ -36,7 +36,7 @@ export function sniff(bytes: Uint8Array): Content {
   if (isOle(bytes)) return 'cfb';
   if (isBiff(bytes)) return 'biff';
   const { text, encoding } = decodeText(bytes.subarray(0, HEAD_BYTES));
-  if (!encoding.startsWith('utf-16') && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) >= 0) return 'binary';
+  if (!encoding.startsWith('utf-16') && !encoding.startsWith('utf-32') && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) >= 0) return 'binary';
   const head = text.replace(/^[\uFEFF\s]+/, '');
   if (head.startsWith('<')) {
     if (/urn:schemas-microsoft-com:office:spreadsheet|<\?mso-application\s+progid="Excel\.Sheet"/i.test(head)) return 'spreadsheetml';

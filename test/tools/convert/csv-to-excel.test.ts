@@ -2,6 +2,10 @@
 // included: a date is a Date with a date format, `00123` a string, a number a number.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import tool from '../../../tools/convert/csv-to-excel.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { d, readXlsx } from '../../helpers/read-xlsx.ts';
@@ -176,4 +180,30 @@ test('csv-to-excel: refuses other formats, an empty file and options outside the
   await rejectsWith(runTool(tool, [fixture('ventas.csv')], { delimiter: ';' }), 'invalid_option', { option: 'delimiter' });
   await rejectsWith(runTool(tool, [fixture('ventas.csv')], { 'detect-types': 'no' }), 'invalid_option', { option: 'detect-types' });
   await rejectsWith(runTool(tool, [fixture('ventas.csv')], { 'sheet-name': 'x'.repeat(256) }), 'invalid_option', { option: 'sheet-name' });
+});
+
+test('csv-to-excel: UTF-32 LE and BE with a BOM are read as UTF-32, not as UTF-16 with NULs (issue 16)', async () => {
+  const text = 'Ciudad;Nota\r\nMóstoles;😀 €\r\n';
+  const cps = [0xfeff, ...[...text].map((c) => c.codePointAt(0)!)];
+  for (const little of [true, false]) {
+    const bytes = new Uint8Array(cps.length * 4);
+    const view = new DataView(bytes.buffer);
+    cps.forEach((cp, i) => view.setUint32(i * 4, cp, little));
+    const out = await runTool(tool, [inputFile('u32.csv', bytes)], { language: 'en' });
+    assert.deepEqual((await sheetOf(out)).rows, [['Ciudad', 'Nota'], ['Móstoles', '😀 €']]);
+    assert.match(out.messages[0].text, new RegExp(`UTF-32${little ? 'LE' : 'BE'}, delimiter: semicolon`));
+  }
+});
+
+test('csv-to-excel: a CR LF inside a quoted field is kept as CR LF (issue 16); openpyxl reads it back so', async () => {
+  const out = await runTool(tool, [inputFile('saltos.csv', 'id,nota\r\n1,"línea 1\r\nlínea 2"\r\n2,"solo\nLF"\r\n')]);
+  assert.deepEqual((await sheetOf(out)).rows, [['id', 'nota'], [1, 'línea 1\r\nlínea 2'], [2, 'solo\nLF']]);
+  const dir = mkdtempSync(join(tmpdir(), 'csv-crlf-'));
+  try {
+    writeFileSync(join(dir, 'x.xlsx'), out.files[0].bytes);
+    const py = 'import json,sys,openpyxl; print(json.dumps([c.value for c in openpyxl.load_workbook(sys.argv[1]).active["B"]]))';
+    assert.deepEqual(JSON.parse(execFileSync('/usr/bin/python3', ['-c', py, join(dir, 'x.xlsx')], { encoding: 'utf8' })), ['nota', 'línea 1\r\nlínea 2', 'solo\nLF']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -93,7 +93,7 @@ test('split-by-column: option and input errors', async () => {
   await rejectsWith(runTool(tool, [ciudades], { column: 2 }), 'invalid_option', { option: 'column' });
   await rejectsWith(runTool(tool, [ciudades], { column: 'Ciudad', 'keep-column': 'no' }), 'invalid_option', { option: 'keep-column' });
   await rejectsWith(runTool(tool, [ciudades], { column: 'Ciudad', 'has-header': false }), 'unknown_option', { option: 'has-header' });
-  await rejectsWith(runTool(tool, [inputFile('c.txt', 'x')], { column: 'x' }), 'unsupported_format', { option: 'file' });
+  await rejectsWith(runTool(tool, [inputFile('c.pdf', 'x')], { column: 'x' }), 'unsupported_format', { option: 'file' });
 });
 
 test('split-by-column: a title row of numbers and dates keeps its types, also without the split column', async () => {

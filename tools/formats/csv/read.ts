@@ -22,6 +22,9 @@ export type { TextEncodingName };
 export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEncodingName } {
   const b = bytes;
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { text: new TextDecoder('utf-8').decode(b), encoding: 'utf-8' };
+  // UTF-32's little-endian BOM begins as UTF-16's does: it is looked for first.
+  if (b[0] === 0xff && b[1] === 0xfe && b[2] === 0 && b[3] === 0) return { text: decodeUtf32(b, true), encoding: 'utf-32le' };
+  if (b[0] === 0 && b[1] === 0 && b[2] === 0xfe && b[3] === 0xff) return { text: decodeUtf32(b, false), encoding: 'utf-32be' };
   if (b[0] === 0xff && b[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(b), encoding: 'utf-16le' };
   if (b[0] === 0xfe && b[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(b), encoding: 'utf-16be' };
   const utf16 = guessUtf16(b);
@@ -32,6 +35,27 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEnc
   if (isAscii(buf)) return { text: buf.toString('latin1'), encoding: 'utf-8' };
   if (isUtf8(buf)) return { text: buf.toString('utf8'), encoding: 'utf-8' };
   return { text: decodeWindows1252(b), encoding: 'windows-1252' };
+}
+
+/**
+ * UTF-32 after its 4-byte BOM (no TextDecoder reads it): a code unit that is no character (a surrogate, past
+ * U+10FFFF) and a cut last unit become U+FFFD, as TextDecoder does with bad UTF-16.
+ */
+function decodeUtf32(b: Uint8Array, little: boolean): string {
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const out: string[] = [];
+  let part: number[] = [];
+  for (let i = 4; i + 4 <= b.length; i += 4) {
+    const cp = view.getUint32(i, little);
+    part.push(cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0xfffd : cp);
+    if (part.length === 8192) {
+      out.push(String.fromCodePoint(...part));
+      part = [];
+    }
+  }
+  if ((b.length - 4) % 4 !== 0) part.push(0xfffd);
+  out.push(String.fromCodePoint(...part));
+  return out.join('');
 }
 
 // Node 20's TextDecoder('windows-1252') decodes as ISO-8859-1 (0x80 stays U+0080 instead of €), so the
@@ -248,6 +272,8 @@ export interface TextKind {
 
 export function textKind(b: Uint8Array): TextKind {
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { encoding: 'utf-8', ascii: false };
+  if (b[0] === 0xff && b[1] === 0xfe && b[2] === 0 && b[3] === 0) return { encoding: 'utf-32le', ascii: false };
+  if (b[0] === 0 && b[1] === 0 && b[2] === 0xfe && b[3] === 0xff) return { encoding: 'utf-32be', ascii: false };
   if (b[0] === 0xff && b[1] === 0xfe) return { encoding: 'utf-16le', ascii: false };
   if (b[0] === 0xfe && b[1] === 0xff) return { encoding: 'utf-16be', ascii: false };
   const utf16 = guessUtf16(b);
@@ -263,7 +289,7 @@ export function textKind(b: Uint8Array): TextKind {
  */
 export function refuseBinary(bytes: Uint8Array, encoding: TextEncodingName): void {
   // Buffer#indexOf is a native search; Uint8Array#includes walks the bytes one by one.
-  if (!encoding.startsWith('utf-16') && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) >= 0) throw new FormatError('binary', 'NUL bytes in text');
+  if (!encoding.startsWith('utf-16') && !encoding.startsWith('utf-32') && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) >= 0) throw new FormatError('binary', 'NUL bytes in text');
 }
 
 /** The delimiter of a CSV, detected on its first characters (a file of one piece: on all of it). */
@@ -544,10 +570,10 @@ interface PieceDecoder {
   decode(start: number, end: number): string;
 }
 
-/** How to decode pieces of the bytes as decodeText decodes the whole; null for UTF-16 (then the whole is read). */
+/** How to decode pieces of the bytes as decodeText decodes the whole; null for UTF-16 and UTF-32 (then the whole is read). */
 function pieceDecoder(b: Uint8Array, kind: TextKind): PieceDecoder | null {
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  if (kind.encoding === 'utf-16le' || kind.encoding === 'utf-16be') return null;
+  if (kind.encoding.startsWith('utf-16') || kind.encoding.startsWith('utf-32')) return null;
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
     const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
     return { encoding: 'utf-8', from: 3, decode: (s, e) => decoder.decode(b.subarray(s, e)) };

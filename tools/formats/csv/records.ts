@@ -175,7 +175,8 @@ function utf8Of(bytes: Uint8Array, known?: TextEncodingName): { utf8: Buffer; en
   const body = buf.subarray(bom);
   if (known === 'utf-8') return { utf8: body, encoding: known };
   // decodeText decides the encoding; only text that is not valid UTF-8 as it is pays for a decode.
-  if (!(buf[0] === 0xff && buf[1] === 0xfe) && !(buf[0] === 0xfe && buf[1] === 0xff) && (isAscii(body) || isUtf8(body))) {
+  const wide = (buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff) || (buf[0] === 0 && buf[1] === 0 && buf[2] === 0xfe && buf[3] === 0xff);
+  if (!wide && (isAscii(body) || isUtf8(body))) {
     if (bom || guessUtf16(buf) === null) return { utf8: body, encoding: 'utf-8' };
   }
   // The decoded text is well formed (TextDecoder turns a lone surrogate into U+FFFD), so UTF-8 holds it all.
@@ -194,7 +195,7 @@ export function readCsvRecords(file: SourceFile, o: CsvRecordsReadOptions): CsvR
   const report = o.report ?? silent;
   const { utf8, encoding } = utf8Of(file.bytes, o.encoding);
   // A caller that knows the encoding has refused a binary file already.
-  if (o.encoding === undefined && !encoding.startsWith('utf-16') && Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).indexOf(0) >= 0) {
+  if (o.encoding === undefined && !encoding.startsWith('utf-16') && !encoding.startsWith('utf-32') && Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).indexOf(0) >= 0) {
     throw new FormatError('binary', 'NUL bytes in text');
   }
   if (encoding === 'windows-1252') report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });

@@ -236,7 +236,7 @@ export function readJsonTable(file: SourceFile, o: JsonReadOptions): TableData {
     new FormatError(key as FormatReason, key, { params });
   const bytes = file.bytes;
   const { text, encoding } = decodeText(bytes);
-  if (!encoding.startsWith('utf-16') && bytes.includes(0)) throw invalid('binary');
+  if (!encoding.startsWith('utf-16') && !encoding.startsWith('utf-32') && bytes.includes(0)) throw invalid('binary');
   if (encoding === 'windows-1252') ctx.message('info', 'csv_encoding', { name, encoding: 'Windows-1252' });
   const fail = (key: string, at: number, params: Record<string, string | number> = {}): never => {
     const found = at >= text.length ? ctx.t('names.json-end') : JSON.stringify(String.fromCodePoint(text.codePointAt(at)!));

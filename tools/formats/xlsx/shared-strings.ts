@@ -2,7 +2,7 @@
 // `<r>` run, joined). Phonetic runs (`<rPh>`, the reading of East Asian text) are not part of the value.
 // Whitespace is kept as written, with or without `xml:space="preserve"`, as Excel and SheetJS do.
 import { damaged } from '../errors.ts';
-import { cellString, decodeEntities, MAX_TOKEN_BYTES, nameIs, XmlScanner, type XmlHandler } from '../xml/scan.ts';
+import { cellString, MAX_TOKEN_BYTES, nameIs, xmlText, XmlScanner, type XmlHandler } from '../xml/scan.ts';
 import { inflateEntry, type InflateBudget, type ZipArchive } from '../zip/read.ts';
 
 export function readSharedStrings(zip: ZipArchive, path: string | undefined, budget: InflateBudget): string[] {
@@ -33,8 +33,7 @@ export function readSharedStrings(zip: ZipArchive, path: string | undefined, bud
     },
     text(b, s, e, literal) {
       if (!inT) return;
-      const piece = b.toString('utf8', s, e);
-      text += literal ? piece : decodeEntities(piece);
+      text += xmlText(b.toString('utf8', s, e), literal);
       if (text.length > MAX_TOKEN_BYTES) throw damaged('shared string too long');
     },
   };

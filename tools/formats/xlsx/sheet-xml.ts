@@ -9,7 +9,7 @@
 // - `b` boolean (`1`/`true`), `e` error: its text, counted in a warning;
 // - no value: an empty cell, counted when a number or shared string formula had no cached value;
 // - `d` (ISO dates, written only by a few tools) and unknown types go to SheetJS, as do cell references that
-//   are not plain `A1` style; a reference outside the grid (XFE1, A1048577, A0, a row 0) is a broken file,
+//   are not plain `A1` style (either case); a reference outside the grid (XFE1, A1048577, A0, a row 0) is a broken file,
 //   refused naming it (`cell-outside-grid`): Excel repairs such a file by dropping the cell, and SheetJS made a
 //   table of a million rows of it, or lost the cell without a word.
 import { columnLetter, type Cell } from '../model.ts';
@@ -17,7 +17,7 @@ import { ColumnTexts, RecentDates } from '../shared-cells.ts';
 import { numberCell, type DateKind } from '../number-format.ts';
 import { damaged, NeedsFallback } from '../errors.ts';
 import { GRID_COLUMNS as MAX_COL, GRID_ROWS as MAX_ROW, outsideGrid, type SheetGrid } from '../grid.ts';
-import { AttrCursor, cellString, decodeEntities, MAX_TOKEN_BYTES, nameIs, XmlScanner, type XmlHandler } from '../xml/scan.ts';
+import { AttrCursor, cellString, decodeEntities, MAX_TOKEN_BYTES, nameIs, xmlText, XmlScanner, type XmlHandler } from '../xml/scan.ts';
 import { inflateChunks, type InflateBudget, type ZipArchive, type ZipEntry } from '../zip/read.ts';
 
 
@@ -143,12 +143,11 @@ class SheetHandler implements XmlHandler {
         }
       }
       const piece = this.type === NUMBER || this.type === SHARED || this.type === BOOLEAN ? b.toString('latin1', s, e) : b.toString('utf8', s, e);
-      const text = literal ? piece : decodeEntities(piece);
+      const text = xmlText(piece, literal);
       this.v = this.v === null ? text : this.v + text;
       if (this.v.length > MAX_TOKEN_BYTES) throw damaged('cell value too long');
     } else if (this.inT) {
-      const piece = b.toString('utf8', s, e);
-      this.inlineText += literal ? piece : decodeEntities(piece);
+      this.inlineText += xmlText(b.toString('utf8', s, e), literal);
       if (this.inlineText.length > MAX_TOKEN_BYTES) throw damaged('cell value too long');
     }
   }
@@ -183,7 +182,8 @@ class SheetHandler implements XmlHandler {
         // r="BC12": column letters, then the 1-based row.
         let p = a.vs;
         let c = 0;
-        while (p < a.ve && b[p] >= 0x41 && b[p] <= 0x5a) c = Math.min(c * 26 + (b[p++] - 0x40), MAX_COL + 1);
+        // Letters in either case: a few writers use `a1`, which Excel, openpyxl and Gnumeric read as A1.
+        while (p < a.ve && ((b[p] >= 0x41 && b[p] <= 0x5a) || (b[p] >= 0x61 && b[p] <= 0x7a))) c = Math.min(c * 26 + ((b[p++] & 0xdf) - 0x40), MAX_COL + 1);
         const letters = p - a.vs;
         const r = digits(b, p, a.ve);
         if (letters === 0 || r < 1 || r > MAX_ROW || c > MAX_COL) {

@@ -12,7 +12,8 @@
 //   is handed over in pieces, and handlers that gather it refuse more than MAX_TOKEN_BYTES in one value (a cell
 //   holds at most 32,767 characters: anything near that bound is no spreadsheet);
 // - well-formedness is not checked beyond what tokenizing needs: the handler decides what it understands.
-import { damaged, FormatError, NeedsFallback } from '../errors.ts';
+import { damaged, FormatError } from '../errors.ts';
+import { TextDecoder } from 'node:util';
 
 export const MAX_DEPTH = 256;
 export const MAX_TOKEN_BYTES = 16 * 1024 * 1024;
@@ -54,7 +55,20 @@ export class XmlScanner {
   private started = false;
   constructor(private readonly h: XmlHandler) {}
 
+  /** A UTF-16 part (it starts with a BOM) is turned into UTF-8 as it comes, and scanned as any other. */
+  private utf16: TextDecoder | null = null;
+
   push(chunk: Uint8Array): void {
+    if (this.utf16) chunk = Buffer.from(this.utf16.decode(chunk, { stream: true }), 'utf8');
+    else if (!this.started && chunk.length > 0) {
+      this.started = true;
+      const le = chunk[0] === 0xff && chunk[1] === 0xfe;
+      if (le || (chunk[0] === 0xfe && chunk[1] === 0xff)) {
+        // Legal OOXML (ECMA-376 Part 2 §8.1.4) that Excel reads, though programs rarely write it.
+        this.utf16 = new TextDecoder(le ? 'utf-16le' : 'utf-16be');
+        chunk = Buffer.from(this.utf16.decode(chunk, { stream: true }), 'utf8');
+      }
+    }
     let b: Buffer;
     if (this.restLen === 0) b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     else {
@@ -64,11 +78,6 @@ export class XmlScanner {
       b = this.work.subarray(0, size);
     }
     this.restLen = 0;
-    if (!this.started && b.length >= 2) {
-      this.started = true;
-      // UTF-16 parts are legal OOXML but no spreadsheet program writes them: SheetJS reads those.
-      if ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff)) throw new NeedsFallback('UTF-16 XML part');
-    }
     const stop = this.scan(b);
     if (stop < b.length) {
       const rest = b.length - stop;
@@ -85,6 +94,12 @@ export class XmlScanner {
 
   /** The part has ended: anything left is a cut token. */
   end(): void {
+    if (this.utf16) {
+      // An odd byte left at the end is a damaged part: the decoder makes it U+FFFD, and the scan goes on to its end.
+      const tail = this.utf16.decode();
+      this.utf16 = null;
+      if (tail) this.push(Buffer.from(tail, 'utf8'));
+    }
     const rest = this.work.subarray(0, this.restLen);
     if (rest.some((c) => c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d)) throw damaged('XML part ends inside a token');
     this.restLen = 0;
@@ -304,8 +319,20 @@ export function unescapeOoxml(s: string): string {
   return s.indexOf('_x') < 0 ? s : s.replace(ESCAPE, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** A cell's text as SheetJS gives it: OOXML escapes undone and CRLF made LF (Excel's own line break). */
+/**
+ * A piece of character data as an XML parser gives it: a line end written as CR LF in the markup is LF (XML
+ * 1.0 §2.11), then entities and character references are decoded (`&#13;` is a CR that stays). A lone CR, or
+ * a CR LF split between two pieces, is kept as written: never a character lost.
+ */
+export function xmlText(piece: string, literal: boolean): string {
+  const lf = piece.indexOf('\r\n') < 0 ? piece : piece.replace(/\r\n/g, '\n');
+  return literal ? lf : decodeEntities(lf);
+}
+
+/**
+ * A cell's text as Excel shows it: OOXML escapes undone, so `_x000D_` before a line end is the CR of a CR LF
+ * that Excel keeps (openpyxl 3.0 and Gnumeric leave escapes as written; SheetJS also makes CR LF an LF).
+ */
 export function cellString(s: string): string {
-  const u = unescapeOoxml(s);
-  return u.indexOf('\r\n') < 0 ? u : u.replace(/\r\n/g, '\n');
+  return unescapeOoxml(s);
 }
