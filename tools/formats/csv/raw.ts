@@ -5,6 +5,7 @@
 // a character it has no byte for, with its line) or UTF-16 LE with its BOM.
 import { FormatError } from '../errors.ts';
 import type { SourceFile } from '../model.ts';
+import { encodeWindows1252 } from '../cp1252.ts';
 import { decodeText, decodeWindows1252, detectDelimiter, parseCsv } from './read.ts';
 
 export type RawEncoding = 'utf-8' | 'windows-1252' | 'iso-8859-1' | 'utf-16le' | 'utf-16be';
@@ -75,31 +76,23 @@ export function rawCsvText(records: readonly (readonly string[])[], o: RawWriteO
   return lines.join(o.lineEnding) + (o.finalBreak && lines.length > 0 ? o.lineEnding : '');
 }
 
-// The characters of Windows-1252's 0x80–0x9F block, by byte (the five it leaves undefined keep their code).
-const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
-const CP1252_BYTE = new Map([...CP1252_HIGH].map((c, i) => [c, 0x80 + i]));
-
-/** The first character of `text` that Windows-1252 cannot hold, and where: null when every one fits. */
+/** The first character of `text` that Windows-1252 cannot hold, and its line: null when every one fits. */
 export function unencodable1252(text: string): { char: string; line: number } | null {
+  const r = encodeWindows1252(text);
+  if ('bytes' in r) return null;
   let line = 1;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < r.at; i++) {
     const c = text.charCodeAt(i);
     if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) line++;
-    if (c < 0x80 || (c >= 0xa0 && c <= 0xff) || CP1252_BYTE.has(text[i])) continue;
-    const cp = text.codePointAt(i)!;
-    return { char: String.fromCodePoint(cp), line };
   }
-  return null;
+  return { char: r.bad, line };
 }
 
 /** Text as bytes of `encoding`; Windows-1252 text must have been checked with unencodable1252. */
 export function encodeText(text: string, encoding: 'utf-8' | 'windows-1252' | 'utf-16le', bom: boolean): Uint8Array {
   if (encoding === 'utf-16le') return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
   if (encoding === 'utf-8') return bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]) : Buffer.from(text, 'utf8');
-  const out = Buffer.from(text, 'latin1');
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if ((c >= 0x80 && c < 0xa0) || c > 0xff) out[i] = CP1252_BYTE.get(text[i]) ?? 0x3f;
-  }
-  return out;
+  const r = encodeWindows1252(text);
+  if (!('bytes' in r)) throw new RangeError(`windows-1252 has no byte for ${JSON.stringify(r.bad)}: check with unencodable1252 first`);
+  return r.bytes;
 }

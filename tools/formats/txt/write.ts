@@ -3,7 +3,7 @@
 // already cleaned and fitted to the widths; this lays the lines out and encodes them.
 import { writtenOf } from '../batch.ts';
 import type { Written } from '../model.ts';
-import { encodeWindows1252 } from './cp1252.ts';
+import { encodeWindows1252 } from '../cp1252.ts';
 
 export interface FixedWidthLayout {
   widths: number[];
