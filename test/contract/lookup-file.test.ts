@@ -38,7 +38,7 @@ test('lookup-file over JSON: the join, through a job process; missing, wrong ext
   assert.equal(body.files[0].name, 'p-combinado.csv');
   assert.equal(text(body.files[0].contentBase64), RESULT);
   await expectError(await postRun(srv.url, 'merge-by-key', { file: fileObject('p.csv', MAIN), key: 'Cliente' }), 400, 'missing_file', 'lookup-file');
-  await expectError(await postRun(srv.url, 'merge-by-key', { file: fileObject('p.csv', MAIN), 'lookup-file': fileObject('c.txt', LOOKUP), key: 'Cliente' }), 400, 'unsupported_format', 'lookup-file');
+  await expectError(await postRun(srv.url, 'merge-by-key', { file: fileObject('p.csv', MAIN), 'lookup-file': fileObject('c.pdf', LOOKUP), key: 'Cliente' }), 400, 'unsupported_format', 'lookup-file');
   await expectError(await postRun(srv.url, 'merge-by-key', { file: fileObject('p.csv', MAIN), 'lookup-file': fileObject('c.xlsx', 'not a zip'), key: 'Cliente' }), 400, 'invalid_file', 'lookup-file');
   await expectError(await postRun(srv.url, 'merge-by-key', { file: fileObject('p.csv', MAIN), 'lookup-file': 'c.csv', key: 'Cliente' }), 400, 'invalid_option', 'lookup-file');
   // Another tool has no such field.

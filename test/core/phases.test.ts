@@ -19,7 +19,7 @@ test('a measured run publishes its phase marks, multipart and JSON alike', async
     const json = await postRun(srv.url, 'split-rows', { file: fileObject('x.csv', csv), format: 'csv', 'rows-per-file': 1 }, { query: 'download=true' });
     assert.equal(json.status, 200);
     await json.arrayBuffer();
-    const refused = await postRun(srv.url, 'split-rows', { file: fileObject('x.txt', csv) });
+    const refused = await postRun(srv.url, 'split-rows', { file: fileObject('x.pdf', csv) });
     assert.equal(refused.status, 400);
     await refused.arrayBuffer();
     // The answer is out before its 'finish' runs here: wait for the three messages.
