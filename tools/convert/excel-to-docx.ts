@@ -7,10 +7,9 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
-import { fontSize, hasHeader, orientation, pageSize } from '../core/schema.ts';
+import { fontSize, hasHeader, orientation, pageSize, PAPER_NAMES } from '../core/schema.ts';
 import { countsAsNumeric, DOCX_MAX_COLUMNS, numericColumns, openWorkbook, shownRows, shownTitles, writeDocx } from '../formats/index.ts';
 
-const PAPER_NAMES = { a4: 'A4', letter: 'Letter', a3: 'A3' } as const;
 const LANGUAGE_TAGS = { es: 'es-ES', en: 'en-US' } as const;
 
 export default defineTool({

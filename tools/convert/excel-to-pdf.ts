@@ -7,10 +7,9 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
-import { fontSize, hasHeader, optionalText, orientation, pageSize } from '../core/schema.ts';
+import { fontSize, hasHeader, optionalText, orientation, pageSize, PAPER_NAMES } from '../core/schema.ts';
 import { openWorkbook, PDF_CELL_CHARS, PDF_LINES_PER_ROW, planColumns, renderPdf, titleRow, writtenOf, type PdfTable } from '../formats/index.ts';
 
-const PAPER_NAMES = { a4: 'A4', letter: 'Letter', a3: 'A3' } as const;
 
 export default defineTool({
   id: 'excel-to-pdf',

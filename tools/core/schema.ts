@@ -31,6 +31,8 @@ export const language = v.optional(v.picklist(LANGS));
 /** Page options of the document tools (excel-to-pdf, excel-to-docx): `auto` is landscape from 7 columns. */
 export const orientation = v.optional(v.picklist(['auto', 'portrait', 'landscape']), 'auto');
 export const pageSize = v.optional(v.picklist(['a4', 'letter', 'a3']), 'a4');
+/** Each page size as the documents' messages name it. */
+export const PAPER_NAMES = { a4: 'A4', letter: 'Letter', a3: 'A3' } as const;
 export const fontSize = v.optional(v.pipe(v.number(), v.integer(), v.minValue(6), v.maxValue(14)), 9);
 
 const fileObject = v.strictObject({
