@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { startServer } from '../helpers/http.ts';
+import { startServer, type TestServer } from '../helpers/http.ts';
 import { readXlsx } from '../helpers/read-xlsx.ts';
 import { assertAccessible, isExpectedRefusal, openBrowser, screenshotDir, type Browser } from './browser.ts';
 
@@ -38,17 +38,28 @@ function noProblems(browser: Browser) {
   assert.deepEqual(browser.problems, [], 'no console errors or warnings, no page errors');
 }
 
+/** Runs `use` on the playground page of a fresh server in a fresh headless browser; both are closed whatever happens. */
+async function onPlayground(env: Record<string, string>, path: string, use: (page: Page, srv: TestServer, browser: Browser) => Promise<void>): Promise<void> {
+  const srv = await startServer(env);
+  let browser: Browser | undefined;
+  try {
+    browser = await openBrowser();
+    const page = await browser.page('playground');
+    await page.goto(`${srv.url}${path}`);
+    await use(page, srv, browser);
+  } finally {
+    await browser?.close();
+    await srv.close();
+  }
+}
+
 after(() => {
   // Where this run's screenshots are (kept as artifacts, outside the repository).
   console.log(`screenshots in ${screenshotDir()}`);
 });
 
 test('playground: csv-to-excel found by search, a dropped file, an option changed, preview, warning, download re-read', TIMEOUT, async (t) => {
-  const srv = await startServer();
-  const browser = await openBrowser();
-  try {
-    const page = await browser.page('playground');
-    await page.goto(`${srv.url}/`);
+  await onPlayground({}, '/', async (page, srv, browser) => {
     await page.locator('#tool-list a').first().waitFor();
     assert.equal(await page.locator('html').getAttribute('lang'), 'es', 'a Spanish browser gets the Spanish page');
 
@@ -94,18 +105,11 @@ test('playground: csv-to-excel found by search, a dropped file, an option change
       ['000789', 'Luis', '7'],
     ]);
     noProblems(browser);
-  } finally {
-    await browser.close();
-    await srv.close();
-  }
+  });
 });
 
 test('playground: merge-stack of three picked files, then split-rows and the ZIP of its parts', TIMEOUT, async (t) => {
-  const srv = await startServer();
-  const browser = await openBrowser();
-  try {
-    const page = await browser.page('playground');
-    await page.goto(`${srv.url}/`);
+  await onPlayground({}, '/', async (page, srv, browser) => {
     await page.click('a[data-tool="merge-stack"]');
     await page.locator('#tool-title').filter({ hasText: 'Combinar apilando filas' }).waitFor();
     const months = ['enero', 'febrero', 'marzo'].map((m, i) => ({ name: `${m}.csv`, mimeType: 'text/csv', buffer: Buffer.from(`Mes,Importe\n${m},${i + 1}\n`) }));
@@ -149,18 +153,11 @@ test('playground: merge-stack of three picked files, then split-rows and the ZIP
     await browser.shot(page, 'playground-split-rows');
     t.diagnostic(await assertAccessible(page, 'playground with three result files'));
     noProblems(browser);
-  } finally {
-    await browser.close();
-    await srv.close();
-  }
+  });
 });
 
 test('playground: switching to English changes the page and the catalogue, and is remembered', TIMEOUT, async (t) => {
-  const srv = await startServer();
-  const browser = await openBrowser();
-  try {
-    const page = await browser.page('playground');
-    await page.goto(`${srv.url}/#excel-to-json`);
+  await onPlayground({}, '/#excel-to-json', async (page, srv, browser) => {
     await page.locator('#tool-title').filter({ hasText: 'Excel a JSON' }).waitFor();
     assert.equal(await page.locator('h1').innerText(), 'Herramientas de hojas de cálculo');
     await page.selectOption('#opt-excel-to-json-shape', 'arrays');
@@ -185,18 +182,11 @@ test('playground: switching to English changes the page and the catalogue, and i
     assert.ok(overflow <= 0, `no sideways scrolling on a phone (${overflow} px too wide)`);
     await browser.shot(page, 'playground-phone');
     noProblems(browser);
-  } finally {
-    await browser.close();
-    await srv.close();
-  }
+  });
 });
 
 test('playground: a result too large to show is refused with its reason, and offered as a direct download', TIMEOUT, async () => {
-  const srv = await startServer({ MAX_INLINE_RESULT_MB: '0.001' });
-  const browser = await openBrowser();
-  try {
-    const page = await browser.page('playground');
-    await page.goto(`${srv.url}/#excel-to-json`);
+  await onPlayground({ MAX_INLINE_RESULT_MB: '0.001' }, '/#excel-to-json', async (page, srv, browser) => {
     await page.locator('#tool-title').filter({ hasText: 'Excel a JSON' }).waitFor();
     const rows = Array.from({ length: 200 }, (_, i) => `${i},cliente número ${i}`).join('\n');
     await page.setInputFiles('#file-input', { name: 'grande.csv', mimeType: 'text/csv', buffer: Buffer.from(`n,cliente\n${rows}\n`) });
@@ -213,10 +203,7 @@ test('playground: a result too large to show is refused with its reason, and off
     assert.match(await page.locator('#messages li.info').first().innerText(), /grande/, 'the download\'s messages (X-Tool-Messages) are shown');
     // The one console error allowed is the browser's own report of the refused answer (413).
     assert.deepEqual(browser.problems.filter((p) => !isExpectedRefusal(p, 413, '/api/v1/tools/excel-to-json/run')), []);
-  } finally {
-    await browser.close();
-    await srv.close();
-  }
+  });
 });
 
 /** Presses Tab until the focused element matches `selector` (at most `max` presses); fails if it never does. */
@@ -229,11 +216,7 @@ async function tabTo(page: Page, selector: string, max = 40): Promise<void> {
 }
 
 test('playground: usable with the keyboard alone, from the search box to the downloaded result (the file picker aside)', TIMEOUT, async () => {
-  const srv = await startServer();
-  const browser = await openBrowser();
-  try {
-    const page = await browser.page('playground');
-    await page.goto(`${srv.url}/`);
+  await onPlayground({}, '/', async (page, srv, browser) => {
     await page.locator('#tool-list a').first().waitFor();
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate('document.activeElement.className'), 'skip', 'the first stop skips to the tool');
@@ -263,18 +246,11 @@ test('playground: usable with the keyboard alone, from the search box to the dow
     assert.equal(file.name, 'clientes.csv');
     assert.match(file.bytes.toString('utf8'), /nombre,alta\r\nAna,2024-01-02/);
     noProblems(browser);
-  } finally {
-    await browser.close();
-    await srv.close();
-  }
+  });
 });
 
 test('playground: merge-by-key takes its lookup-file in a picker of its own, asks for it when missing, and runs the join', TIMEOUT, async (t) => {
-  const srv = await startServer();
-  const browser = await openBrowser();
-  try {
-    const page = await browser.page('playground');
-    await page.goto(`${srv.url}/#merge-by-key`);
+  await onPlayground({}, '/#merge-by-key', async (page, srv, browser) => {
     await page.locator('#tool-title').filter({ hasText: 'BUSCARV' }).waitFor();
     assert.equal(await page.locator('#opt-merge-by-key-lookup-file').count(), 0, 'the second file is no text option');
     await page.setInputFiles('#file-input', { name: 'pedidos.csv', mimeType: 'text/csv', buffer: Buffer.from('Pedido,Cliente\nP1,7\nP2,8\n') });
@@ -291,8 +267,5 @@ test('playground: merge-by-key takes its lookup-file in a picker of its own, ask
     await browser.shot(page, 'playground-merge-by-key');
     t.diagnostic(await assertAccessible(page, 'playground with a second file picker'));
     noProblems(browser);
-  } finally {
-    await browser.close();
-    await srv.close();
-  }
+  });
 });
