@@ -209,6 +209,8 @@ export interface FormatContext {
   name(key: string, params?: Record<string, string | number>): string;
   /** Aborted when the run is stopped; long loops may check it. */
   signal?: AbortSignal;
+  /** The caller's language: what an ambiguous date means (03/04/2024) follows it. */
+  readonly lang?: string;
 }
 
 /** Rows a written table keeps for the caller's preview. */

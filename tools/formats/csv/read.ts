@@ -11,7 +11,7 @@ import { EXTENT_FACTOR } from '../grid.ts';
 import type { Cell, Row, RowBatch, RowStream, SourceFile, TableData, TextEncodingName } from '../model.ts';
 import { silent, type Report } from '../report.ts';
 import { ColumnTexts, RecentDates } from '../shared-cells.ts';
-import { detectType, type DetectOptions } from './detect-type.ts';
+import { DateOrders, detectType, type DateOrder, type DetectOptions } from './detect-type.ts';
 
 export type { TextEncodingName };
 
@@ -310,14 +310,17 @@ export function readCsv(file: SourceFile, o: CsvReadOptions): CsvRead {
     for (const batch of stream) for (const r of batch.rows()) rows.push(r);
     return rows;
   };
-  const first = new OnePassCsv(file, { ...o, delimiter, kind }, report, false);
+  const dateOrder = 'dmy' as const;
+  const orders = o.detectTypes ? slashDateOrders(file.bytes, kind, delimiter, o.hasHeader, dateOrder) : undefined;
+  const typing: DetectOptions = orders ? { decimalComma: delimiter !== ',', orders, dateOrder } : { decimalComma: delimiter !== ',' };
+  const first = new OnePassCsv(file, { ...o, delimiter, kind, typing }, report, false);
   let stream = first;
   let rows: Row[];
   try {
     rows = rowsOf(first);
   } catch (err) {
     if (!(err instanceof Restart)) throw err;
-    stream = new OnePassCsv(file, { ...o, delimiter, kind }, report, true);
+    stream = new OnePassCsv(file, { ...o, delimiter, kind, typing }, report, true);
     rows = rowsOf(stream);
   }
   // Each record is its row already (CellMaker), padded here: no second array per row.
@@ -345,7 +348,7 @@ export class OnePassCsv implements RowStream {
 
   constructor(
     private readonly file: SourceFile,
-    private readonly o: CsvReadOptions & { delimiter: string; kind: TextKind },
+    private readonly o: CsvReadOptions & { delimiter: string; kind: TextKind; typing?: DetectOptions },
     private readonly report: Report,
     whole: boolean,
   ) {
@@ -360,7 +363,7 @@ export class OnePassCsv implements RowStream {
     const bytes = file.bytes;
     // Records are typed as they are parsed: their field texts die young instead of all living at once with the
     // whole text (100,000 rows: ~50 MB of fields and arrays at the end of parsing).
-    const typing = { decimalComma: o.delimiter !== ',' };
+    const typing = o.typing ?? { decimalComma: o.delimiter !== ',' };
     const cells = new CellMaker(o.hasHeader, o.detectTypes, typing);
     const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, o.kind) : null;
     let unclosedQuotes: number[] = [];
@@ -550,7 +553,7 @@ class CellMaker {
         cells[i] = null;
         continue;
       }
-      const v = detect ? detectType(s, typing) : s;
+      const v = detect ? detectType(s, typing, i) : s;
       cells[i] = typeof v === 'string' ? texts.share(i, v) : v instanceof Date ? dates.share(v) : v;
     }
   };
@@ -581,6 +584,47 @@ function pieceDecoder(b: Uint8Array, kind: TextKind): PieceDecoder | null {
   if (kind.ascii) return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('latin1', s, e) };
   if (kind.encoding === 'utf-8') return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('utf8', s, e) };
   return { encoding: 'windows-1252', from: 0, decode: (s, e) => decodeWindows1252(b.subarray(s, e)) };
+}
+
+/**
+ * The order of each column's slash dates (detect-type.ts DateOrders), decided on a first pass over the whole
+ * text, so that a read in pieces types the first batch as the last; undefined when the bytes hold no `/` (no
+ * slash date, the common case, costs one native search). The header record is left out.
+ */
+export function slashDateOrders(bytes: Uint8Array, kind: TextKind, delimiter: string, hasHeader: boolean, language: 'dmy' | 'mdy'): DateOrder[] | undefined {
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0x2f) < 0) return undefined;
+  const orders = new DateOrders();
+  let header = hasHeader;
+  const finish = (record: string[]) => {
+    if (header) {
+      if (!isBlank(record)) header = false;
+      return;
+    }
+    for (let i = 0; i < record.length; i++) orders.add(i, record[i]);
+  };
+  const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, kind) : null;
+  const delim = delimiter.charCodeAt(0);
+  let start = pieces?.from ?? 0;
+  if (pieces !== null) {
+    const none = new Set<number>();
+    while (start < bytes.length) {
+      let end = pieceEnd(bytes, start + PIECE_BYTES);
+      const before = header;
+      let res = parseOnce(pieces.decode(start, end), delim, none, Infinity, finish);
+      while (res.unclosedAt >= 0 && end < bytes.length) {
+        header = before;
+        end = pieceEnd(bytes, start + 2 * (end - start));
+        res = parseOnce(pieces.decode(start, end), delim, none, Infinity, finish);
+      }
+      // A quote open until the end: the rest is read as the whole-text parse reads it.
+      if (res.unclosedAt >= 0) {
+        header = before;
+        parseCsv(pieces.decode(start, bytes.length), delimiter, Infinity, () => finish);
+      }
+      start = end;
+    }
+  } else parseCsv(decodeText(bytes).text, delimiter, Infinity, () => finish);
+  return orders.any ? orders.decide(language) : undefined;
 }
 
 /** The end of the piece that reaches at least `at`: just after the next line feed, or the end of the bytes. */

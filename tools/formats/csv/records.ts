@@ -13,7 +13,7 @@ import { FormatError } from '../errors.ts';
 import type { Cell, Row, SourceFile } from '../model.ts';
 import { baseNameOf, checkCells, decodeText, detectDelimiter, guessUtf16, parseCsv, type TextEncodingName } from './read.ts';
 import { CR, FieldScan, fieldText, LF, scanField } from './tokens.ts';
-import { detectType } from './detect-type.ts';
+import { detectType, type DetectOptions } from './detect-type.ts';
 import { silent, type Report } from '../report.ts';
 
 /** Record flags: its bytes are written unchanged (`PLAIN`); every field is empty (`BLANK`). */
@@ -32,6 +32,14 @@ export interface CsvRecordsReadOptions {
 
 /** A CSV as records over its UTF-8 bytes; record `k` runs from `starts[k]` to `ends[k]` (line end excluded). */
 export class CsvRecords {
+  private typingSet: DetectOptions | null = null;
+  /** How fields are typed: the decimal mark, and each column's slash-date order (set by the reader, csv/book.ts). */
+  get typing(): DetectOptions {
+    return (this.typingSet ??= { decimalComma: this.delimiter !== ',' });
+  }
+  set typing(t: DetectOptions) {
+    this.typingSet = t;
+  }
   constructor(
     /** The file's base name, as readCsv names its table. */
     readonly name: string,
@@ -80,11 +88,11 @@ export class CsvRecords {
 
   /** Record `k` typed as readCsv types it (`detectTypes`), padded to the width. */
   typedRow(k: number): Row {
-    const typing = { decimalComma: this.delimiter !== ',' };
+    const typing = this.typing;
     const cells: Cell[] = this.fields(k);
     for (let i = 0; i < cells.length; i++) {
       const s = cells[i] as string;
-      cells[i] = s === '' ? null : detectType(s, typing);
+      cells[i] = s === '' ? null : detectType(s, typing, i);
     }
     return cells;
   }
