@@ -12,6 +12,7 @@ import type { Cell, Row, RowBatch, RowStream, SourceFile, TableData, TextEncodin
 import { silent, type Report } from '../report.ts';
 import { ColumnTexts, RecentDates } from '../shared-cells.ts';
 import { DateOrders, detectType, type DateOrder, type DetectOptions } from './detect-type.ts';
+import { eightBitEncoding, encodingLabel, type EightBitEncoding } from './charset.ts';
 
 export type { TextEncodingName };
 
@@ -34,7 +35,17 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEnc
   // pure ASCII decodes as Latin-1, five times faster than UTF-8 on the same bytes.
   if (isAscii(buf)) return { text: buf.toString('latin1'), encoding: 'utf-8' };
   if (isUtf8(buf)) return { text: buf.toString('utf8'), encoding: 'utf-8' };
-  return { text: decodeWindows1252(b), encoding: 'windows-1252' };
+  return decodeEightBit(b, eightBitEncoding(b));
+}
+
+/** The text as decodeText reads it, the encoding already decided (an 8-bit code page is not detected again). */
+export function decodeAs(bytes: Uint8Array, encoding: TextEncodingName): string {
+  return isEightBit(encoding) ? decodeEightBit(bytes, encoding).text : decodeText(bytes).text;
+}
+
+/** 8-bit text in its code page. */
+export function decodeEightBit(b: Uint8Array, encoding: EightBitEncoding): { text: string; encoding: EightBitEncoding } {
+  return { text: encoding === 'windows-1252' ? decodeWindows1252(b) : new TextDecoder(encoding).decode(b), encoding };
 }
 
 /**
@@ -263,6 +274,9 @@ export function baseNameOf(name: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
+/** Whether text was read in an 8-bit code page (not UTF-8, UTF-16 or UTF-32): a message names it. */
+export const isEightBit = (e: TextEncodingName): e is EightBitEncoding => !e.startsWith('utf-');
+
 /** How a file's text is read (decodeText's rule), decided without decoding it. */
 export interface TextKind {
   encoding: TextEncodingName;
@@ -280,7 +294,7 @@ export function textKind(b: Uint8Array): TextKind {
   if (utf16) return { encoding: utf16, ascii: false };
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   if (isAscii(buf)) return { encoding: 'utf-8', ascii: true };
-  return { encoding: isUtf8(buf) ? 'utf-8' : 'windows-1252', ascii: false };
+  return { encoding: isUtf8(buf) ? 'utf-8' : eightBitEncoding(b), ascii: false };
 }
 
 /**
@@ -295,7 +309,7 @@ export function refuseBinary(bytes: Uint8Array, encoding: TextEncodingName): voi
 /** The delimiter of a CSV, detected on its first characters (a file of one piece: on all of it). */
 export function sniffDelimiter(bytes: Uint8Array, kind = textKind(bytes)): string | null {
   const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, kind) : null;
-  return detectDelimiterOf(pieces === null ? decodeText(bytes).text : pieces.decode(pieces.from, pieceEnd(bytes, pieces.from + 4 * SAMPLE_CHARS)));
+  return detectDelimiterOf(pieces === null ? decodeAs(bytes, kind.encoding) : pieces.decode(pieces.from, pieceEnd(bytes, pieces.from + 4 * SAMPLE_CHARS)));
 }
 
 /** Reads a CSV file into a rectangular table named after the file; messages go to `report`. */
@@ -390,13 +404,13 @@ export class OnePassCsv implements RowStream {
       }
     } else {
       // Each parse of the text (a quote that never closes makes another) types its records afresh.
-      const parsed = parseCsv(decodeText(bytes).text, o.delimiter, Infinity, () => new CellMaker(o.hasHeader, o.detectTypes, typing).finish);
+      const parsed = parseCsv(decodeAs(bytes, o.kind.encoding), o.delimiter, Infinity, () => new CellMaker(o.hasHeader, o.detectTypes, typing).finish);
       unclosedQuotes = parsed.unclosedQuotes;
       flow.add(parsed.rows);
       yield;
     }
     flow.end(file.name);
-    if (o.kind.encoding === 'windows-1252') this.report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
+    if (isEightBit(o.kind.encoding)) this.report('info', 'csv_encoding', { name: file.name, encoding: encodingLabel(o.kind.encoding) });
     if (unclosedQuotes.length > 0) this.report('warning', 'csv_unclosed_quote', { name: file.name, line: unclosedQuotes[0], count: unclosedQuotes.length });
     flow.reportRagged(this.report, file.name);
   }
@@ -583,7 +597,8 @@ function pieceDecoder(b: Uint8Array, kind: TextKind): PieceDecoder | null {
   }
   if (kind.ascii) return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('latin1', s, e) };
   if (kind.encoding === 'utf-8') return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('utf8', s, e) };
-  return { encoding: 'windows-1252', from: 0, decode: (s, e) => decodeWindows1252(b.subarray(s, e)) };
+  const enc = kind.encoding as EightBitEncoding;
+  return { encoding: enc, from: 0, decode: (s, e) => decodeEightBit(b.subarray(s, e), enc).text };
 }
 
 /**
@@ -623,7 +638,7 @@ export function slashDateOrders(bytes: Uint8Array, kind: TextKind, delimiter: st
       }
       start = end;
     }
-  } else parseCsv(decodeText(bytes).text, delimiter, Infinity, () => finish);
+  } else parseCsv(decodeAs(bytes, kind.encoding), delimiter, Infinity, () => finish);
   return orders.any ? orders.decide(language) : undefined;
 }
 
