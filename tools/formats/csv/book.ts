@@ -37,7 +37,9 @@ export class CsvReader implements BookReader {
 
   stream(i: number, read: SheetRead, onePass: boolean): RowStream {
     if (!onePass) return this.table(i, read);
-    const o = { hasHeader: read.hasHeader, detectTypes: read.detectTypes, delimiter: this.delimiter, kind: this.kind, maxCells: read.cells.max, typing: this.typing(read) };
+    // Slash-date orders are learnt as the pass goes (OnePassCsv), not on a first pass of their own.
+    const typing = { decimalComma: this.delimiter !== ',', dateOrder: languageDateOrder(read.ctx.lang) };
+    const o = { hasHeader: read.hasHeader, detectTypes: read.detectTypes, delimiter: this.delimiter, kind: this.kind, maxCells: read.cells.max, typing };
     return new OnePassCsv(this.file, o, read.report, false);
   }
 

@@ -26,6 +26,8 @@ export interface DetectOptions {
   orders?: readonly DateOrder[];
   /** The language's order (languageDateOrder), for columns `orders` leaves out; day first when absent. */
   dateOrder?: 'dmy' | 'mdy';
+  /** Without `orders`: the slash dates typed are noted here, to learn whether the order used was wrong. */
+  track?: DateOrders;
 }
 
 /** How a column's `a/b/yyyy` values read: day first, month first, or as text (no order fits them all). */
@@ -50,7 +52,9 @@ export function detectType(text: string, o: DetectOptions, col = -1): Cell {
     const n = parseNumber(text, o.decimalComma);
     if (n !== null) return n;
     if (first >= ZERO && first <= ZERO + 9) {
-      const d = parseDate(text, (col >= 0 ? o.orders?.[col] : undefined) ?? o.dateOrder ?? 'dmy');
+      const order = (col >= 0 ? o.orders?.[col] : undefined) ?? o.dateOrder ?? 'dmy';
+      const d = parseDate(text, order);
+      if (o.track !== undefined && col >= 0 && order !== 'text' && text.charCodeAt(4) !== MINUS) o.track.typed(col, text, order, d !== null);
       if (d) return d;
     }
     return text;
@@ -188,6 +192,11 @@ export class DateOrders {
   /** Per column: bit 1 a value only day-first reads, bit 2 one only month-first reads. */
   private readonly seen: number[] = [];
   any = false;
+  /** A column proved an order other than `tentative` (or both): what was typed with it must be typed again. */
+  conflict = false;
+
+  /** `tentative`: the order values are being typed with while they are noted (OnePassCsv). */
+  constructor(private readonly tentative?: 'dmy' | 'mdy') {}
 
   add(col: number, text: string): void {
     const first = text.charCodeAt(0);
@@ -196,7 +205,27 @@ export class DateOrders {
     const mdy = parseSlashDate(text, 'mdy') !== null;
     if (!dmy && !mdy) return;
     this.any = true;
-    this.seen[col] = (this.seen[col] ?? 0) | (dmy && !mdy ? 1 : 0) | (mdy && !dmy ? 2 : 0);
+    const s = (this.seen[col] = (this.seen[col] ?? 0) | (dmy && !mdy ? 1 : 0) | (mdy && !dmy ? 2 : 0));
+    if (this.tentative !== undefined && s & (this.tentative === 'dmy' ? 2 : 1)) this.conflict = true;
+  }
+
+  /**
+   * A value typed in `order` (`ok`: read as a date), noted without parsing it again unless it failed: its first
+   * number above 12 proves day first, its second month first.
+   */
+  typed(col: number, text: string, order: 'dmy' | 'mdy', ok: boolean): void {
+    if (!ok) {
+      // Not a date in this order: a date in the other one proves it.
+      if (text.indexOf('/') >= 0) this.add(col, text);
+      return;
+    }
+    const slash = text.indexOf('/');
+    const a = Number(text.slice(0, slash));
+    const b = Number(text.slice(slash + 1, text.indexOf('/', slash + 1)));
+    const bits = (order === 'dmy' ? a : b) > 12 ? (order === 'dmy' ? 1 : 2) : 0;
+    if (bits === 0) return;
+    this.any = true;
+    this.seen[col] = (this.seen[col] ?? 0) | bits;
   }
 
   decide(language: 'dmy' | 'mdy'): DateOrder[] {

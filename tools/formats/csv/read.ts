@@ -377,7 +377,17 @@ export class OnePassCsv implements RowStream {
     const bytes = file.bytes;
     // Records are typed as they are parsed: their field texts die young instead of all living at once with the
     // whole text (100,000 rows: ~50 MB of fields and arrays at the end of parsing).
-    const typing = o.typing ?? { decimalComma: o.delimiter !== ',' };
+    const given = o.typing ?? { decimalComma: o.delimiter !== ',' };
+    // Slash dates are typed in the language's order and noted; should a column prove another order, the read
+    // starts again with every column's order decided on a first pass over the text (slashDateOrders). Files whose
+    // dates agree with the language, and files without them, are read once.
+    const track = o.detectTypes && given.orders === undefined ? new DateOrders(given.dateOrder ?? 'dmy') : undefined;
+    const typing: DetectOptions = track ? { ...given, track } : given;
+    const restart = () => {
+      if (!track?.conflict) return;
+      const orders = slashDateOrders(bytes, o.kind, o.delimiter, o.hasHeader, given.dateOrder ?? 'dmy');
+      throw new Restart('slash dates in another order', (read: { report: Report }) => new OnePassCsv(file, { ...o, typing: { ...given, orders: orders ?? [] } }, read.report, whole));
+    };
     const cells = new CellMaker(o.hasHeader, o.detectTypes, typing);
     const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, o.kind) : null;
     let unclosedQuotes: number[] = [];
@@ -390,6 +400,7 @@ export class OnePassCsv implements RowStream {
           const header = cells.header;
           const res = parseOnce(pieces.decode(start, end), delim, none, Infinity, cells.finish);
           if (res.unclosedAt < 0) {
+            restart();
             flow.add(res.rows);
             break;
           }
@@ -406,6 +417,7 @@ export class OnePassCsv implements RowStream {
       // Each parse of the text (a quote that never closes makes another) types its records afresh.
       const parsed = parseCsv(decodeAs(bytes, o.kind.encoding), o.delimiter, Infinity, () => new CellMaker(o.hasHeader, o.detectTypes, typing).finish);
       unclosedQuotes = parsed.unclosedQuotes;
+      restart();
       flow.add(parsed.rows);
       yield;
     }
