@@ -1,4 +1,4 @@
-// Turns a CSV into an .xlsx of one sheet. The encoding is detected (BOM, UTF-8, else Windows-1252), and so is
+// Turns a CSV into an .xlsx of one sheet. The encoding is detected (BOM, UTF-8, else the 8-bit code page, csv/charset.ts), and so is
 // the delimiter with `auto` (comma, semicolon, tab, pipe; a semicolon file with decimal commas is semicolon).
 // With `detect-types`, integers, decimals (a comma is the decimal mark when the delimiter is not a comma), ISO
 // and dd/mm/yyyy dates and true/false/verdadero/falso are typed; `00123`, more than 15 digits and `+34 …` stay

@@ -6,6 +6,9 @@
 // - a reader's FormatError names the file;
 // - a fast reader that does not fully understand the file (NeedsFallback), or fails itself (a fault, logged),
 //   hands the workbook to its fallback (SheetJS), which reads that sheet and every later one;
+// - a fast reader that calls the file damaged in a way that costs no data (FormatError.repairable) does too, as
+//   Excel repairs such files: when the fallback reads it, a warning says it was repaired (and where, when
+//   known); when the fallback fails too, the fast reader's verdict stands;
 // - a stream whose rows turn out not to be the table (Restart) runs its consumer again on the reader's other read.
 // Errors of a stream's consumer are never reasons to read again.
 import { CellBudget } from './grid.ts';
@@ -39,6 +42,8 @@ export interface BookReader {
   readonly format: ContentFormat;
   readonly sheets: readonly { name: string; visibility: Visibility; source?: string }[];
   readonly encoding?: TextEncodingName;
+  /** SheetJS, the reader of last resort. */
+  readonly lastResort?: true;
   /** Sheet `i` read whole. */
   table(i: number, read: SheetRead): Table;
   /**
@@ -195,6 +200,7 @@ export class Book implements Workbook {
   ) {
     this.reader = reader;
     this.streams = reader.stream !== undefined;
+    this.readBy = reader.lastResort ? 'sheetjs' : 'fast';
     this.format = reader.format;
     if (reader.encoding !== undefined) this.encoding = reader.encoding;
     this.sheets = reader.sheets.map((s, i) => new BookSheet(this, i, s.name, s.visibility, s.source));
@@ -239,6 +245,11 @@ export class Book implements Workbook {
       try {
         const result = attempt((this.reader ??= this.reopen()), read);
         this.spent[i] = this.cells.used - base;
+        if (this.repair !== null) {
+          const where = this.repair.where;
+          this.ctx.message('warning', where ? 'read_repaired_at' : 'read_repaired', { name: this.file.name, ...(where ? { where } : {}) });
+          this.repair = null;
+        }
         for (const m of held) this.ctx.message(...m);
         // What the reader holds (a ZIP's strings and styles, a BIFF stream) is let go once nothing more is read.
         this.wanted.delete(i);
@@ -250,19 +261,40 @@ export class Book implements Workbook {
         if (err instanceof FormatError) {
           err.file ??= this.file.name;
           err.source ??= this.file;
-          throw err;
+          if (!repairable(err, this.fallback) || !fromReader.has(err)) throw err;
+          this.useFallback(repairedBy(this.fallback, err));
+          this.repaired = err;
+          continue;
         }
         if (this.fallback === null || !(err instanceof NeedsFallback || fromReader.has(err as object))) throw err;
         // A fault of the fast reader itself (not a verdict on the file) must not cost the caller the file:
         // the fallback reads it, and the fault is logged to be fixed.
         if (!(err instanceof NeedsFallback)) console.error(`${this.format} reader failed, read with SheetJS:`, err);
-        this.reopen = this.fallback;
-        this.reader = this.fallback();
-        this.streams = this.reader.stream !== undefined;
-        this.fallback = null;
+        this.fellBack = err instanceof NeedsFallback ? err.message : `fault: ${String((err as Error)?.message ?? err).slice(0, 120)}`;
+        this.useFallback(this.fallback());
       }
     }
   }
+
+  private useFallback(reader: BookReader): void {
+    this.reopen = this.fallback ?? this.reopen;
+    this.reader = reader;
+    this.streams = reader.stream !== undefined;
+    this.fallback = null;
+    this.readBy = 'sheetjs';
+  }
+
+  /** Which reader read the file, for the corpus report: the fast one, or SheetJS (from the start or after it). */
+  readBy: 'fast' | 'sheetjs';
+  /** Why the fast reader handed the file to SheetJS (its NeedsFallback, a fault), when it did. */
+  fellBack?: string;
+  /** The fast reader's verdict of damage the fallback reads past: warned of once the fallback's read has succeeded. */
+  private set repaired(err: FormatError) {
+    this.fellBack = `damaged: ${err.message}`;
+    this.readBy = 'sheetjs';
+    this.repair = err;
+  }
+  private repair: FormatError | null = null;
 
   /** Errors of the reader's open, before any sheet is read: the file named, the fallback taken. */
   static open(file: SourceFile, ctx: FormatContext, options: ReadOptions, sheets: 'first' | 'all', open: () => BookReader, fallback: (() => BookReader) | null): Book {
@@ -273,13 +305,37 @@ export class Book implements Workbook {
       if (err instanceof FormatError) {
         err.file ??= file.name;
         err.source ??= file;
-        throw err;
+        if (!repairable(err, fallback)) throw err;
+        const book = new Book(repairedBy(fallback, err), fallback, null, file, ctx, options, sheets);
+        book.repaired = err;
+        return book;
       }
       if (fallback === null) throw err;
       if (!(err instanceof NeedsFallback)) console.error('fast reader failed, read with SheetJS:', err);
-      return Book.open(file, ctx, options, sheets, fallback, null);
+      const book = Book.open(file, ctx, options, sheets, fallback, null);
+      book.readBy = 'sheetjs';
+      book.fellBack = err instanceof NeedsFallback ? err.message : `fault: ${String((err as Error)?.message ?? err).slice(0, 120)}`;
+      return book;
     }
     return new Book(reader, open, fallback, file, ctx, options, sheets);
+  }
+}
+
+/** A fast reader's verdict of damage that costs no data, when there is a fallback to try: other verdicts (a cut part, a bomb, a password, a limit) stand. */
+function repairable(err: FormatError, fallback: (() => BookReader) | null): fallback is () => BookReader {
+  return fallback !== null && err.reason === 'unreadable' && err.repairable === true;
+}
+
+/**
+ * The fallback's reader of a file the fast reader called damaged; should the fallback fail too (or find nothing),
+ * the fast reader's verdict is the answer.
+ */
+function repairedBy(fallback: () => BookReader, verdict: FormatError): BookReader {
+  try {
+    return fallback();
+  } catch (err) {
+    if (err instanceof FormatError && err.reason !== 'unreadable') throw Object.assign(err, { file: verdict.file, source: verdict.source });
+    throw verdict;
   }
 }
 

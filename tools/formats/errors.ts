@@ -68,6 +68,13 @@ export class FormatError extends Error {
   readonly params: Record<string, string | number>;
   /** The part or cell concerned, when known. */
   readonly where?: string;
+  /**
+   * Damage the fast reader knows costs no data (a part name twice in two cases, bytes left over after a
+   * record's fields): the fallback may read the file, with a warning that it was repaired (book.ts). Damage that
+   * cuts or garbles data (XML cut short, a string past its record) is never repaired: a lenient reader would give
+   * a partial table without a word.
+   */
+  repairable?: boolean;
   /** The file concerned, by name (a writer's errors concern none). */
   file?: string;
   /** The file concerned itself: the kernel tells by it which input field it came in (two files may share a name). */
@@ -83,6 +90,9 @@ export class FormatError extends Error {
 
 /** A damaged or lying file: `unreadable`, the detail for logs. */
 export const damaged = (detail: string, where?: string) => new FormatError('unreadable', detail, { where });
+
+/** Damage that costs no data (FormatError.repairable): the fallback is tried before the file is refused. */
+export const repairableDamage = (detail: string, where?: string) => Object.assign(damaged(detail, where), { repairable: true });
 
 export const passwordProtected = (detail: string) => new FormatError('password', detail);
 

@@ -27,6 +27,7 @@ XLSX.set_cptable(cptable);
 
 
 export class SheetJsReader implements BookReader {
+  readonly lastResort = true;
   readonly sheets: { name: string; visibility: Visibility }[];
   private wb: XLSX.WorkBook;
   private whole: boolean;
@@ -82,7 +83,7 @@ const DTD_MARKERS = [Buffer.from('<!DOCTYPE'), Buffer.from('<!ENTITY')];
 const XML_PART = /\.(xml|rels|vml)$/i;
 
 export function guardZip(bytes: Uint8Array): void {
-  const zip = openZip(bytes);
+  const zip = openZip(bytes, { caseTwins: true });
   const budget = new InflateBudget();
   const opc = zip.get('[Content_Types].xml') !== undefined;
   for (const entry of zip.entries) {

@@ -1,5 +1,6 @@
 // The one model every reader gives and every writer takes: a workbook of sheets, each read as a table of typed
 // cells that comes in batches of rows. README "How to add a format" says which reader fills what.
+import type { EightBitEncoding } from './csv/charset.ts';
 
 /**
  * A cell keeps its type: text stays text (leading zeros and all), numbers are numbers, booleans are
@@ -177,7 +178,8 @@ export interface Workbook<C = Cell> {
   readonly encoding?: TextEncodingName;
 }
 
-export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | 'windows-1252';
+/** Text encodings read: the Unicode ones, and 8-bit code pages (Windows-1252 unless detected otherwise, csv/charset.ts). */
+export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be' | EightBitEncoding;
 
 /** A file to read: its name decides only what the content cannot (sniff.ts). */
 export interface SourceFile {
@@ -209,6 +211,8 @@ export interface FormatContext {
   name(key: string, params?: Record<string, string | number>): string;
   /** Aborted when the run is stopped; long loops may check it. */
   signal?: AbortSignal;
+  /** The caller's language: what an ambiguous date means (03/04/2024) follows it. */
+  readonly lang?: string;
 }
 
 /** Rows a written table keeps for the caller's preview. */

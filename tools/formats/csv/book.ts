@@ -6,8 +6,8 @@ import type { BookReader, SheetRead } from '../book.ts';
 import { BATCH_ROWS, type Cell, type Row, type RowBatch, type RowStream, type SourceFile, type Table, type TextEncodingName } from '../model.ts';
 import { ArrayBatch } from '../batch.ts';
 import { ColumnTexts, RecentDates } from '../shared-cells.ts';
-import { detectType } from './detect-type.ts';
-import { baseNameOf, OnePassCsv, refuseBinary, sniffDelimiter, textKind, type TextKind } from './read.ts';
+import { detectType, languageDateOrder, type DetectOptions } from './detect-type.ts';
+import { baseNameOf, OnePassCsv, refuseBinary, slashDateOrders, sniffDelimiter, textKind, type TextKind } from './read.ts';
 import { readCsvRecords, type CsvRecords } from './records.ts';
 
 export class CsvReader implements BookReader {
@@ -31,13 +31,32 @@ export class CsvReader implements BookReader {
 
   table(_i: number, read: SheetRead): Table {
     const src = readCsvRecords(this.file, { hasHeader: read.hasHeader, delimiter: this.delimiter, encoding: this.encoding, report: read.report, maxCells: read.cells.max });
+    src.typing = this.typing(read);
     return new RecordTable(src, read.detectTypes);
   }
 
   stream(i: number, read: SheetRead, onePass: boolean): RowStream {
     if (!onePass) return this.table(i, read);
-    const o = { hasHeader: read.hasHeader, detectTypes: read.detectTypes, delimiter: this.delimiter, kind: this.kind, maxCells: read.cells.max };
+    // Slash-date orders are learnt as the pass goes (OnePassCsv), not on a first pass of their own.
+    const typing = { decimalComma: this.delimiter !== ',', dateOrder: languageDateOrder(read.ctx.lang) };
+    const o = { hasHeader: read.hasHeader, detectTypes: read.detectTypes, delimiter: this.delimiter, kind: this.kind, maxCells: read.cells.max, typing };
     return new OnePassCsv(this.file, o, read.report, false);
+  }
+
+  private typings = new Map<boolean, DetectOptions>();
+
+  /** The decimal mark, and each column's slash-date order from a first pass over the text (once per title choice). */
+  private typing(read: SheetRead): DetectOptions {
+    const decimalComma = this.delimiter !== ',';
+    if (!read.detectTypes) return { decimalComma };
+    let t = this.typings.get(read.hasHeader);
+    if (t === undefined) {
+      const dateOrder = languageDateOrder(read.ctx.lang);
+      const orders = slashDateOrders(this.file.bytes, this.kind, this.delimiter, read.hasHeader, dateOrder);
+      t = orders ? { decimalComma, orders, dateOrder } : { decimalComma, dateOrder };
+      this.typings.set(read.hasHeader, t);
+    }
+    return t;
   }
 }
 
@@ -81,14 +100,14 @@ export class RecordTable implements Table {
     const texts = new ColumnTexts();
     const dates = new RecentDates();
     const rows: Row[] = new Array(this.rowCount);
-    const typing = { decimalComma: this.delimiter !== ',' };
+    const typing = this.src.typing;
     for (let j = 0; j < rows.length; j++) {
       const cells: Cell[] = this.src.fields(this.src.first + j);
       for (let i = 0; i < cells.length; i++) {
         const s = cells[i] as string;
         if (s === '') cells[i] = null;
         else {
-          const v = this.typed ? detectType(s, typing) : s;
+          const v = this.typed ? detectType(s, typing, i) : s;
           cells[i] = typeof v === 'string' ? texts.share(i, v) : v instanceof Date ? dates.share(v) : v;
         }
       }
@@ -141,8 +160,8 @@ export class RecordBatch implements RowBatch {
     const c = this.drop >= 0 && col >= this.drop ? col + 1 : col;
     const texts: Cell[] = this.src.column(this.ks, c);
     if (!this.typed) return texts;
-    const typing = { decimalComma: this.src.delimiter !== ',' };
-    for (let i = 0; i < texts.length; i++) if (texts[i] !== null) texts[i] = detectType(texts[i] as string, typing);
+    const typing = this.src.typing;
+    for (let i = 0; i < texts.length; i++) if (texts[i] !== null) texts[i] = detectType(texts[i] as string, typing, c);
     return texts;
   }
 

@@ -4,8 +4,10 @@
 // - numbers: `-?digits` or `-?digits.digits` (`-?digits,digits` when the file's delimiter is not a comma), with
 //   no leading zero (`0.5` yes, `00123` no), at most 15 significant digits (longer digit runs are ids, cards,
 //   IBANs), no `+`, no exponent, no thousand separators, no spaces;
-// - dates: `yyyy-mm-dd`, `yyyy-mm-dd hh:mm[:ss[.sss]]` (also with `T`), `dd/mm/yyyy` and `dd/mm/yyyy hh:mm[:ss]`,
-//   only when the day exists; no time zone suffix (text with an offset stays text);
+// - dates: `yyyy-mm-dd`, `yyyy-mm-dd hh:mm[:ss[.sss]]` (also with `T`), `d/m/yyyy` and `d/m/yyyy hh:mm[:ss]`,
+//   only when the day exists; no time zone suffix (text with an offset stays text). Slash dates take their
+//   column's order (DateOrders: day or month first, decided from all of the column's values, the language when
+//   none proves it), or stay text when no order fits them all: a column is never half one order, half the other;
 // - booleans: true, false, verdadero, falso (any case).
 // Everything else stays the text it was; an empty field is null.
 // The patterns are matched by scanning char codes, not with regular expressions: this runs on every field of
@@ -20,7 +22,16 @@ const BOOLEANS = new Map([['true', true], ['false', false], ['verdadero', true],
 export interface DetectOptions {
   /** A comma may be the decimal mark (the delimiter is not a comma). */
   decimalComma: boolean;
+  /** The order of each column's slash dates (DateOrders.decide); a column left out takes `dateOrder`. */
+  orders?: readonly DateOrder[];
+  /** The language's order (languageDateOrder), for columns `orders` leaves out; day first when absent. */
+  dateOrder?: 'dmy' | 'mdy';
+  /** Without `orders`: the slash dates typed are noted here, to learn whether the order used was wrong. */
+  track?: DateOrders;
 }
+
+/** How a column's `a/b/yyyy` values read: day first, month first, or as text (no order fits them all). */
+export type DateOrder = 'dmy' | 'mdy' | 'text';
 
 const MINUS = 45;
 const DOT = 46;
@@ -33,7 +44,7 @@ function digit(s: string, i: number): number {
   return c >= 0 && c <= 9 ? c : -1;
 }
 
-export function detectType(text: string, o: DetectOptions): Cell {
+export function detectType(text: string, o: DetectOptions, col = -1): Cell {
   const len = text.length;
   if (len === 0) return null;
   const first = text.charCodeAt(0);
@@ -41,7 +52,9 @@ export function detectType(text: string, o: DetectOptions): Cell {
     const n = parseNumber(text, o.decimalComma);
     if (n !== null) return n;
     if (first >= ZERO && first <= ZERO + 9) {
-      const d = parseDate(text);
+      const order = (col >= 0 ? o.orders?.[col] : undefined) ?? o.dateOrder ?? 'dmy';
+      const d = parseDate(text, order);
+      if (o.track !== undefined && col >= 0 && order !== 'text' && text.charCodeAt(4) !== MINUS) o.track.typed(col, text, order, d !== null);
       if (d) return d;
     }
     return text;
@@ -134,8 +147,8 @@ function parseIsoDate(t: string): Date | null {
   return validDate(y, mo, d, h, mi, s, ms);
 }
 
-// `d{1,2}/d{1,2}/dddd`, then optionally ` h{1,2}:mm` and `:ss`.
-function parseDmyDate(t: string): Date | null {
+// `d{1,2}/d{1,2}/dddd`, then optionally ` h{1,2}:mm` and `:ss`: day first (`dmy`) or month first (`mdy`).
+function parseSlashDate(t: string, order: 'dmy' | 'mdy'): Date | null {
   const n = t.length;
   let i = 0;
   const part = (max: number): number => {
@@ -144,10 +157,11 @@ function parseDmyDate(t: string): Date | null {
     for (let d: number; i < n && i - start < max && (d = digit(t, i)) >= 0; i++) v = v * 10 + d;
     return i === start ? -1 : v;
   };
-  const d = part(2);
-  if (d < 0 || t.charCodeAt(i++) !== 47) return null;
-  const mo = part(2);
-  if (mo < 0 || t.charCodeAt(i++) !== 47) return null;
+  const a = part(2);
+  if (a < 0 || t.charCodeAt(i++) !== 47) return null;
+  const b = part(2);
+  if (b < 0 || t.charCodeAt(i++) !== 47) return null;
+  const [d, mo] = order === 'dmy' ? [a, b] : [b, a];
   const start = i;
   const y = part(4);
   if (i - start !== 4) return null;
@@ -164,6 +178,65 @@ function parseDmyDate(t: string): Date | null {
   return s < 0 ? null : validDate(y, mo, d, h, mi, s);
 }
 
-function parseDate(text: string): Date | null {
-  return text.charCodeAt(4) === MINUS ? parseIsoDate(text) : parseDmyDate(text);
+function parseDate(text: string, order: DateOrder): Date | null {
+  if (text.charCodeAt(4) === MINUS) return parseIsoDate(text);
+  return order === 'text' ? null : parseSlashDate(text, order);
 }
+
+/**
+ * The order of each column's slash dates, from all of its values: a value only one order reads (`5/19/2006`)
+ * proves that order; values of both kinds make the column text; values both read (`2/4/2012`) follow the
+ * others, or the language when nothing proves an order (Spanish: day first; English: month first).
+ */
+export class DateOrders {
+  /** Per column: bit 1 a value only day-first reads, bit 2 one only month-first reads. */
+  private readonly seen: number[] = [];
+  any = false;
+  /** A column proved an order other than `tentative` (or both): what was typed with it must be typed again. */
+  conflict = false;
+
+  /** `tentative`: the order values are being typed with while they are noted (OnePassCsv). */
+  constructor(private readonly tentative?: 'dmy' | 'mdy') {}
+
+  add(col: number, text: string): void {
+    const first = text.charCodeAt(0);
+    if (first < ZERO || first > ZERO + 9 || text.length < 8 || text.indexOf('/') < 0) return;
+    const dmy = parseSlashDate(text, 'dmy') !== null;
+    const mdy = parseSlashDate(text, 'mdy') !== null;
+    if (!dmy && !mdy) return;
+    this.any = true;
+    const s = (this.seen[col] = (this.seen[col] ?? 0) | (dmy && !mdy ? 1 : 0) | (mdy && !dmy ? 2 : 0));
+    if (this.tentative !== undefined && s & (this.tentative === 'dmy' ? 2 : 1)) this.conflict = true;
+  }
+
+  /**
+   * A value typed in `order` (`ok`: read as a date), noted without parsing it again unless it failed: its first
+   * number above 12 proves day first, its second month first.
+   */
+  typed(col: number, text: string, order: 'dmy' | 'mdy', ok: boolean): void {
+    if (!ok) {
+      // Not a date in this order: a date in the other one proves it.
+      if (text.indexOf('/') >= 0) this.add(col, text);
+      return;
+    }
+    const slash = text.indexOf('/');
+    const a = Number(text.slice(0, slash));
+    const b = Number(text.slice(slash + 1, text.indexOf('/', slash + 1)));
+    const bits = (order === 'dmy' ? a : b) > 12 ? (order === 'dmy' ? 1 : 2) : 0;
+    if (bits === 0) return;
+    this.any = true;
+    this.seen[col] = (this.seen[col] ?? 0) | bits;
+  }
+
+  decide(language: 'dmy' | 'mdy'): DateOrder[] {
+    const out: DateOrder[] = [];
+    for (let c = 0; c < this.seen.length; c++) {
+      const s = this.seen[c] ?? 0;
+      out.push(s === 3 ? 'text' : s === 1 ? 'dmy' : s === 2 ? 'mdy' : language);
+    }
+    return out;
+  }
+}
+
+/** The slash-date order a language reads when a column proves none. */
+export const languageDateOrder = (lang: string | undefined): 'dmy' | 'mdy' => (lang === 'en' ? 'mdy' : 'dmy');

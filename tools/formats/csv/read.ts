@@ -11,7 +11,8 @@ import { EXTENT_FACTOR } from '../grid.ts';
 import type { Cell, Row, RowBatch, RowStream, SourceFile, TableData, TextEncodingName } from '../model.ts';
 import { silent, type Report } from '../report.ts';
 import { ColumnTexts, RecentDates } from '../shared-cells.ts';
-import { detectType, type DetectOptions } from './detect-type.ts';
+import { DateOrders, detectType, type DateOrder, type DetectOptions } from './detect-type.ts';
+import { eightBitEncoding, encodingLabel, type EightBitEncoding } from './charset.ts';
 
 export type { TextEncodingName };
 
@@ -34,7 +35,17 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEnc
   // pure ASCII decodes as Latin-1, five times faster than UTF-8 on the same bytes.
   if (isAscii(buf)) return { text: buf.toString('latin1'), encoding: 'utf-8' };
   if (isUtf8(buf)) return { text: buf.toString('utf8'), encoding: 'utf-8' };
-  return { text: decodeWindows1252(b), encoding: 'windows-1252' };
+  return decodeEightBit(b, eightBitEncoding(b));
+}
+
+/** The text as decodeText reads it, the encoding already decided (an 8-bit code page is not detected again). */
+export function decodeAs(bytes: Uint8Array, encoding: TextEncodingName): string {
+  return isEightBit(encoding) ? decodeEightBit(bytes, encoding).text : decodeText(bytes).text;
+}
+
+/** 8-bit text in its code page. */
+export function decodeEightBit(b: Uint8Array, encoding: EightBitEncoding): { text: string; encoding: EightBitEncoding } {
+  return { text: encoding === 'windows-1252' ? decodeWindows1252(b) : new TextDecoder(encoding).decode(b), encoding };
 }
 
 /**
@@ -263,6 +274,9 @@ export function baseNameOf(name: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
+/** Whether text was read in an 8-bit code page (not UTF-8, UTF-16 or UTF-32): a message names it. */
+export const isEightBit = (e: TextEncodingName): e is EightBitEncoding => !e.startsWith('utf-');
+
 /** How a file's text is read (decodeText's rule), decided without decoding it. */
 export interface TextKind {
   encoding: TextEncodingName;
@@ -280,7 +294,7 @@ export function textKind(b: Uint8Array): TextKind {
   if (utf16) return { encoding: utf16, ascii: false };
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   if (isAscii(buf)) return { encoding: 'utf-8', ascii: true };
-  return { encoding: isUtf8(buf) ? 'utf-8' : 'windows-1252', ascii: false };
+  return { encoding: isUtf8(buf) ? 'utf-8' : eightBitEncoding(b), ascii: false };
 }
 
 /**
@@ -295,7 +309,7 @@ export function refuseBinary(bytes: Uint8Array, encoding: TextEncodingName): voi
 /** The delimiter of a CSV, detected on its first characters (a file of one piece: on all of it). */
 export function sniffDelimiter(bytes: Uint8Array, kind = textKind(bytes)): string | null {
   const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, kind) : null;
-  return detectDelimiterOf(pieces === null ? decodeText(bytes).text : pieces.decode(pieces.from, pieceEnd(bytes, pieces.from + 4 * SAMPLE_CHARS)));
+  return detectDelimiterOf(pieces === null ? decodeAs(bytes, kind.encoding) : pieces.decode(pieces.from, pieceEnd(bytes, pieces.from + 4 * SAMPLE_CHARS)));
 }
 
 /** Reads a CSV file into a rectangular table named after the file; messages go to `report`. */
@@ -310,14 +324,17 @@ export function readCsv(file: SourceFile, o: CsvReadOptions): CsvRead {
     for (const batch of stream) for (const r of batch.rows()) rows.push(r);
     return rows;
   };
-  const first = new OnePassCsv(file, { ...o, delimiter, kind }, report, false);
+  const dateOrder = 'dmy' as const;
+  const orders = o.detectTypes ? slashDateOrders(file.bytes, kind, delimiter, o.hasHeader, dateOrder) : undefined;
+  const typing: DetectOptions = orders ? { decimalComma: delimiter !== ',', orders, dateOrder } : { decimalComma: delimiter !== ',' };
+  const first = new OnePassCsv(file, { ...o, delimiter, kind, typing }, report, false);
   let stream = first;
   let rows: Row[];
   try {
     rows = rowsOf(first);
   } catch (err) {
     if (!(err instanceof Restart)) throw err;
-    stream = new OnePassCsv(file, { ...o, delimiter, kind }, report, true);
+    stream = new OnePassCsv(file, { ...o, delimiter, kind, typing }, report, true);
     rows = rowsOf(stream);
   }
   // Each record is its row already (CellMaker), padded here: no second array per row.
@@ -345,7 +362,7 @@ export class OnePassCsv implements RowStream {
 
   constructor(
     private readonly file: SourceFile,
-    private readonly o: CsvReadOptions & { delimiter: string; kind: TextKind },
+    private readonly o: CsvReadOptions & { delimiter: string; kind: TextKind; typing?: DetectOptions },
     private readonly report: Report,
     whole: boolean,
   ) {
@@ -360,7 +377,17 @@ export class OnePassCsv implements RowStream {
     const bytes = file.bytes;
     // Records are typed as they are parsed: their field texts die young instead of all living at once with the
     // whole text (100,000 rows: ~50 MB of fields and arrays at the end of parsing).
-    const typing = { decimalComma: o.delimiter !== ',' };
+    const given = o.typing ?? { decimalComma: o.delimiter !== ',' };
+    // Slash dates are typed in the language's order and noted; should a column prove another order, the read
+    // starts again with every column's order decided on a first pass over the text (slashDateOrders). Files whose
+    // dates agree with the language, and files without them, are read once.
+    const track = o.detectTypes && given.orders === undefined ? new DateOrders(given.dateOrder ?? 'dmy') : undefined;
+    const typing: DetectOptions = track ? { ...given, track } : given;
+    const restart = () => {
+      if (!track?.conflict) return;
+      const orders = slashDateOrders(bytes, o.kind, o.delimiter, o.hasHeader, given.dateOrder ?? 'dmy');
+      throw new Restart('slash dates in another order', (read: { report: Report }) => new OnePassCsv(file, { ...o, typing: { ...given, orders: orders ?? [] } }, read.report, whole));
+    };
     const cells = new CellMaker(o.hasHeader, o.detectTypes, typing);
     const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, o.kind) : null;
     let unclosedQuotes: number[] = [];
@@ -373,6 +400,7 @@ export class OnePassCsv implements RowStream {
           const header = cells.header;
           const res = parseOnce(pieces.decode(start, end), delim, none, Infinity, cells.finish);
           if (res.unclosedAt < 0) {
+            restart();
             flow.add(res.rows);
             break;
           }
@@ -387,13 +415,14 @@ export class OnePassCsv implements RowStream {
       }
     } else {
       // Each parse of the text (a quote that never closes makes another) types its records afresh.
-      const parsed = parseCsv(decodeText(bytes).text, o.delimiter, Infinity, () => new CellMaker(o.hasHeader, o.detectTypes, typing).finish);
+      const parsed = parseCsv(decodeAs(bytes, o.kind.encoding), o.delimiter, Infinity, () => new CellMaker(o.hasHeader, o.detectTypes, typing).finish);
       unclosedQuotes = parsed.unclosedQuotes;
+      restart();
       flow.add(parsed.rows);
       yield;
     }
     flow.end(file.name);
-    if (o.kind.encoding === 'windows-1252') this.report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
+    if (isEightBit(o.kind.encoding)) this.report('info', 'csv_encoding', { name: file.name, encoding: encodingLabel(o.kind.encoding) });
     if (unclosedQuotes.length > 0) this.report('warning', 'csv_unclosed_quote', { name: file.name, line: unclosedQuotes[0], count: unclosedQuotes.length });
     flow.reportRagged(this.report, file.name);
   }
@@ -550,7 +579,7 @@ class CellMaker {
         cells[i] = null;
         continue;
       }
-      const v = detect ? detectType(s, typing) : s;
+      const v = detect ? detectType(s, typing, i) : s;
       cells[i] = typeof v === 'string' ? texts.share(i, v) : v instanceof Date ? dates.share(v) : v;
     }
   };
@@ -580,7 +609,49 @@ function pieceDecoder(b: Uint8Array, kind: TextKind): PieceDecoder | null {
   }
   if (kind.ascii) return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('latin1', s, e) };
   if (kind.encoding === 'utf-8') return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('utf8', s, e) };
-  return { encoding: 'windows-1252', from: 0, decode: (s, e) => decodeWindows1252(b.subarray(s, e)) };
+  const enc = kind.encoding as EightBitEncoding;
+  return { encoding: enc, from: 0, decode: (s, e) => decodeEightBit(b.subarray(s, e), enc).text };
+}
+
+/**
+ * The order of each column's slash dates (detect-type.ts DateOrders), decided on a first pass over the whole
+ * text, so that a read in pieces types the first batch as the last; undefined when the bytes hold no `/` (no
+ * slash date, the common case, costs one native search). The header record is left out.
+ */
+export function slashDateOrders(bytes: Uint8Array, kind: TextKind, delimiter: string, hasHeader: boolean, language: 'dmy' | 'mdy'): DateOrder[] | undefined {
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0x2f) < 0) return undefined;
+  const orders = new DateOrders();
+  let header = hasHeader;
+  const finish = (record: string[]) => {
+    if (header) {
+      if (!isBlank(record)) header = false;
+      return;
+    }
+    for (let i = 0; i < record.length; i++) orders.add(i, record[i]);
+  };
+  const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, kind) : null;
+  const delim = delimiter.charCodeAt(0);
+  let start = pieces?.from ?? 0;
+  if (pieces !== null) {
+    const none = new Set<number>();
+    while (start < bytes.length) {
+      let end = pieceEnd(bytes, start + PIECE_BYTES);
+      const before = header;
+      let res = parseOnce(pieces.decode(start, end), delim, none, Infinity, finish);
+      while (res.unclosedAt >= 0 && end < bytes.length) {
+        header = before;
+        end = pieceEnd(bytes, start + 2 * (end - start));
+        res = parseOnce(pieces.decode(start, end), delim, none, Infinity, finish);
+      }
+      // A quote open until the end: the rest is read as the whole-text parse reads it.
+      if (res.unclosedAt >= 0) {
+        header = before;
+        parseCsv(pieces.decode(start, bytes.length), delimiter, Infinity, () => finish);
+      }
+      start = end;
+    }
+  } else parseCsv(decodeAs(bytes, kind.encoding), delimiter, Infinity, () => finish);
+  return orders.any ? orders.decide(language) : undefined;
 }
 
 /** The end of the piece that reaches at least `at`: just after the next line feed, or the end of the bytes. */

@@ -11,9 +11,10 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { FormatError } from '../errors.ts';
 import type { Cell, Row, SourceFile } from '../model.ts';
-import { baseNameOf, checkCells, decodeText, detectDelimiter, guessUtf16, parseCsv, type TextEncodingName } from './read.ts';
+import { baseNameOf, checkCells, decodeAs, decodeText, detectDelimiter, guessUtf16, isEightBit, parseCsv, type TextEncodingName } from './read.ts';
+import { encodingLabel } from './charset.ts';
 import { CR, FieldScan, fieldText, LF, scanField } from './tokens.ts';
-import { detectType } from './detect-type.ts';
+import { detectType, type DetectOptions } from './detect-type.ts';
 import { silent, type Report } from '../report.ts';
 
 /** Record flags: its bytes are written unchanged (`PLAIN`); every field is empty (`BLANK`). */
@@ -32,6 +33,14 @@ export interface CsvRecordsReadOptions {
 
 /** A CSV as records over its UTF-8 bytes; record `k` runs from `starts[k]` to `ends[k]` (line end excluded). */
 export class CsvRecords {
+  private typingSet: DetectOptions | null = null;
+  /** How fields are typed: the decimal mark, and each column's slash-date order (set by the reader, csv/book.ts). */
+  get typing(): DetectOptions {
+    return (this.typingSet ??= { decimalComma: this.delimiter !== ',' });
+  }
+  set typing(t: DetectOptions) {
+    this.typingSet = t;
+  }
   constructor(
     /** The file's base name, as readCsv names its table. */
     readonly name: string,
@@ -80,11 +89,11 @@ export class CsvRecords {
 
   /** Record `k` typed as readCsv types it (`detectTypes`), padded to the width. */
   typedRow(k: number): Row {
-    const typing = { decimalComma: this.delimiter !== ',' };
+    const typing = this.typing;
     const cells: Cell[] = this.fields(k);
     for (let i = 0; i < cells.length; i++) {
       const s = cells[i] as string;
-      cells[i] = s === '' ? null : detectType(s, typing);
+      cells[i] = s === '' ? null : detectType(s, typing, i);
     }
     return cells;
   }
@@ -180,6 +189,7 @@ function utf8Of(bytes: Uint8Array, known?: TextEncodingName): { utf8: Buffer; en
     if (bom || guessUtf16(buf) === null) return { utf8: body, encoding: 'utf-8' };
   }
   // The decoded text is well formed (TextDecoder turns a lone surrogate into U+FFFD), so UTF-8 holds it all.
+  if (known !== undefined && isEightBit(known)) return { utf8: Buffer.from(decodeAs(bytes, known), 'utf8'), encoding: known };
   const { text, encoding } = decodeText(bytes);
   return { utf8: Buffer.from(text, 'utf8'), encoding };
 }
@@ -198,7 +208,7 @@ export function readCsvRecords(file: SourceFile, o: CsvRecordsReadOptions): CsvR
   if (o.encoding === undefined && !encoding.startsWith('utf-16') && !encoding.startsWith('utf-32') && Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).indexOf(0) >= 0) {
     throw new FormatError('binary', 'NUL bytes in text');
   }
-  if (encoding === 'windows-1252') report('info', 'csv_encoding', { name: file.name, encoding: 'Windows-1252' });
+  if (isEightBit(encoding)) report('info', 'csv_encoding', { name: file.name, encoding: encodingLabel(encoding) });
   const delimiter = o.delimiter ?? detectDelimiter(sampleText(utf8));
   const scan = scanRecords(utf8, delimiter.charCodeAt(0));
   if (scan.literal.size > 0) {

@@ -15,7 +15,8 @@ import { ArrayTable } from '../batch.ts';
 import type { BookReader, SheetRead } from '../book.ts';
 import { FormatError, type FormatReason } from '../errors.ts';
 import type { Cell, FormatContext, Report, Row, SourceFile, Table, TableData } from '../model.ts';
-import { baseNameOf, decodeText } from '../csv/read.ts';
+import { baseNameOf, decodeText, isEightBit } from '../csv/read.ts';
+import { encodingLabel } from '../csv/charset.ts';
 import { listText } from '../report.ts';
 import { uniqueNames } from '../table/names.ts';
 
@@ -237,7 +238,7 @@ export function readJsonTable(file: SourceFile, o: JsonReadOptions): TableData {
   const bytes = file.bytes;
   const { text, encoding } = decodeText(bytes);
   if (!encoding.startsWith('utf-16') && !encoding.startsWith('utf-32') && bytes.includes(0)) throw invalid('binary');
-  if (encoding === 'windows-1252') ctx.message('info', 'csv_encoding', { name, encoding: 'Windows-1252' });
+  if (isEightBit(encoding)) ctx.message('info', 'csv_encoding', { name, encoding: encodingLabel(encoding) });
   const fail = (key: string, at: number, params: Record<string, string | number> = {}): never => {
     const found = at >= text.length ? ctx.t('names.json-end') : JSON.stringify(String.fromCodePoint(text.codePointAt(at)!));
     throw invalid(key, { ...lineColumn(text, at), found, ...params });

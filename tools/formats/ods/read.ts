@@ -17,6 +17,8 @@ import { CellError, FullCell, type AnyCell, type CellRange } from '../model.ts';
 import { AttrCursor, decodeEntities, nameIs, XmlScanner, type XmlHandler } from '../xml/scan.ts';
 import { inflateEntry, InflateBudget, openZip, type ZipArchive } from '../zip/read.ts';
 import { excelCodeOf, type StylePart } from './number-styles.ts';
+
+const BOOLEAN_FORMULA = /^(of:)?=(TRUE|FALSE)\(\)$/i;
 import { INCHES_PER_CHAR } from './write.ts';
 
 const MIMETYPE = 'application/vnd.oasis.opendocument.spreadsheet';
@@ -256,6 +258,9 @@ class OdsHandler implements XmlHandler {
       case 'percentage': {
         const n = Number(a.value);
         if (a.value === undefined || !Number.isFinite(n)) return text === '' ? null : text;
+        // LibreOffice saves the booleans of a workbook it imported as the formulas TRUE() and FALSE() with a
+        // float result, and shows them as TRUE and FALSE.
+        if (type === 'float' && BOOLEAN_FORMULA.test(a.formula ?? '') && (n === 0 || n === 1)) return n === 1;
         return formatted(n, type === 'percentage' ? '0%' : undefined);
       }
       case 'date': {

@@ -16,7 +16,7 @@
 // - only stored (0) and deflated (8) entries are read; an encrypted entry is a password-protected file.
 import * as zlib from 'node:zlib';
 import { Inflate } from 'fflate';
-import { damaged, FormatError, passwordProtected } from '../errors.ts';
+import { damaged, FormatError, passwordProtected, repairableDamage } from '../errors.ts';
 import { rawInflater, type RawInflater } from './inflate.ts';
 
 /** More entries than any workbook has (a big one has a few hundred); past it, a directory is hostile. */
@@ -76,8 +76,12 @@ const METHOD_AES = 99;
 
 const keyOf = (name: string) => name.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
 
-/** Parses and checks the directory; reads no entry data. */
-export function openZip(bytes: Uint8Array): ZipArchive {
+/**
+ * Parses and checks the directory; reads no entry data. Two names differing only in case are damage to the
+ * readers that look parts up as OPC says (ignoring case), repairable when both hold the same bytes:
+ * `caseTwins` lets those through for SheetJS (the first is the one `get` finds). Other twins are refused.
+ */
+export function openZip(bytes: Uint8Array, o: { caseTwins?: boolean } = {}): ZipArchive {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const u16 = (p: number) => dv.getUint16(p, true);
   const u32 = (p: number) => dv.getUint32(p, true);
@@ -96,6 +100,7 @@ export function openZip(bytes: Uint8Array): ZipArchive {
 
   const entries: ZipEntry[] = [];
   const byKey = new Map<string, ZipEntry>();
+  const names = new Set<string>();
   let p = cdOffset;
   for (let k = 0; k < count; k++) {
     if (p + 46 > cdEnd || u32(p) !== SIG_CENTRAL) throw damaged('central directory entry missing');
@@ -120,7 +125,14 @@ export function openZip(bytes: Uint8Array): ZipArchive {
     if (method === 0 && compressedSize !== size) throw damaged('stored entry with two sizes');
     const name = Buffer.from(nameBytes).toString(flags & FLAG_UTF8 ? 'utf8' : 'latin1');
     const key = keyOf(name);
-    if (byKey.has(key)) throw damaged('duplicate ZIP entry name');
+    const twin = byKey.get(key);
+    if (twin !== undefined) {
+      if (names.has(name)) throw damaged('duplicate ZIP entry name', name);
+      // Twins with the same bytes lose nothing whichever is read; twins that differ leave the data in doubt.
+      if (twin.crc !== crc || twin.size !== size) throw damaged('duplicate ZIP entry name differing only in case, other content', name);
+      if (!o.caseTwins) throw repairableDamage('duplicate ZIP entry name differing only in case, same content', name);
+    }
+    names.add(name);
 
     // The local header must say the same: SheetJS reads names and sizes from there.
     const h = headerOffset;
@@ -146,7 +158,7 @@ export function openZip(bytes: Uint8Array): ZipArchive {
 
     const entry: ZipEntry = { name, method, flags, crc, compressedSize, size, headerOffset, dataOffset };
     entries.push(entry);
-    byKey.set(key, entry);
+    if (!byKey.has(key)) byKey.set(key, entry);
     p = next;
   }
   if (p !== cdEnd) throw damaged('central directory size disagrees');
