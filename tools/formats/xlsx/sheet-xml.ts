@@ -357,14 +357,17 @@ class SheetHandler implements XmlHandler {
    * cell a CellError. A formula whose value was not saved keeps its formula, still counted in the warning.
    */
   private fullCell(value: Cell, error: string | null, missing: boolean): void {
+    // No closure here: one made per cell costs (tsx wraps each in a naming call: 0.4 s on 650,000 cells).
     const { grid } = this.ctx;
     const formula = this.hasFormula ? this.formula() : null;
     if (missing) grid.noValue++;
-    const at = (cell: FullCell | CellError) => grid.set(this.cellRow, this.cellCol, cell as unknown as Exclude<Cell, null>);
-    if (error !== null) return at(formula === null ? new CellError(error) : new FullCell(new CellError(error), null, formula));
-    const format = (typeof value === 'number' || value instanceof Date) && this.style >= 0 ? (this.ctx.formats?.[this.style] ?? null) : null;
-    if (format !== null || formula !== null) return at(new FullCell(value, format, formula));
-    if (value !== null) grid.set(this.cellRow, this.cellCol, value);
+    let cell: Cell | FullCell | CellError = value;
+    if (error !== null) cell = formula === null ? new CellError(error) : new FullCell(new CellError(error), null, formula);
+    else {
+      const format = (typeof value === 'number' || value instanceof Date) && this.style >= 0 ? (this.ctx.formats?.[this.style] ?? null) : null;
+      if (format !== null || formula !== null) cell = new FullCell(value, format, formula);
+    }
+    if (cell !== null) grid.set(this.cellRow, this.cellCol, cell as Exclude<Cell, null>);
   }
 }
 
