@@ -105,6 +105,8 @@ const WHY: [string, (fast: Norm, sheetjs: Norm | undefined) => boolean][] = [
   ['an ISO 8601 time or duration (t="d"): SheetJS reads NaN', (_f, s) => s?.v === 'NaN'],
   ['an ISO 8601 date (t="d") SheetJS gives as a serial number (in a General cell; before 1904 in a 1904 workbook), openpyxl as the date', (f, s) => iso(f.v) !== null && typeof s?.v === 'number'],
   ['a shared formula with quoted text: SheetJS moves "references" inside string literals and sheet names', (f, s) => f.f !== null && s?.f != null && f.f.replace(/"[^"]*"|'[^']*'/g, '') === s.f.replace(/"[^"]*"|'[^']*'/g, '') && f.f !== s.f],
+  ['a CR LF in text (&#13; or _x000D_ before a line end): SheetJS makes it an LF, openpyxl keeps the CR', (f, s) => typeof f.v === 'string' && f.v.includes('\r\n') && s?.v === f.v.replace(/\r\n/g, '\n')],
+  ['a character past U+FFFF written as a character reference (&#128512;): SheetJS loses it, openpyxl keeps it', (f, s) => typeof f.v === 'string' && /[\u{10000}-\u{10FFFF}]/u.test(f.v) && typeof s?.v === 'string' && s.v !== f.v],
 ];
 
 /** Compares the two reads of `bytes`; differences are judged by openpyxl. Returns the reasons met. */
@@ -230,7 +232,7 @@ test('full read, fast = SheetJS (openpyxl decides): shared and array formulas wi
   ].join('');
   const bytes = xlsxPackage({ sheets: [{ name: 'Fórmulas', xml }], styles: { numFmts: { 164: 'h:mm', 165: '[h]:mm:ss', 166: 'dd/mm/yyyy' }, cellXfs: [0, 164, 165, 166] } });
   const reasons = compareBothWays('hand-made', bytes);
-  assert.deepEqual([...reasons].sort(), WHY.map(([why]) => why).sort());
+  assert.deepEqual([...reasons].sort(), WHY.slice(0, 6).map(([why]) => why).sort());
   const cells = readFull(bytes).sheets[0].cells;
   assert.deepEqual(cells.get('C3'), { v: '11', f: 'A3+B3&"A1"', z: null });
   assert.deepEqual(cells.get('D1'), { v: 2, f: 'A1:A2*2', z: null });

@@ -1,12 +1,26 @@
 // openpyxl as the judge of a workbook read `full`: what it finds in each sheet besides the values — formulas
 // (shared ones moved per cell by its Translator), number formats, merged ranges, column widths, sheet states —
-// and the values themselves (data_only: the cached values). Debian's python3-openpyxl, run as a child process.
+// and the values themselves (data_only: the cached values). Debian's python3-openpyxl, run as a child process;
+// a Strict OOXML package is read with its namespaces renamed to Transitional ones, which are all openpyxl 3.0 knows.
 import { execFileSync } from 'node:child_process';
 
 const SCRIPT = `
-import sys, io, json, datetime, openpyxl
+import sys, io, json, datetime, zipfile, openpyxl
 from openpyxl.utils import column_index_from_string
 data = sys.stdin.buffer.read()
+# openpyxl 3.0 knows only Transitional namespaces: a Strict package is read with its namespaces renamed, its
+# cells left as written.
+STRICT = [(b'http://purl.oclc.org/ooxml/spreadsheetml/main', b'http://schemas.openxmlformats.org/spreadsheetml/2006/main'),
+          (b'http://purl.oclc.org/ooxml/officeDocument/relationships', b'http://schemas.openxmlformats.org/officeDocument/2006/relationships')]
+src = zipfile.ZipFile(io.BytesIO(data))
+if any(STRICT[0][0] in src.read(i.filename) for i in src.infolist() if i.filename.endswith('.xml')):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w') as dst:
+        for i in src.infolist():
+            part = src.read(i.filename)
+            for strict, transitional in STRICT: part = part.replace(strict, transitional)
+            dst.writestr(i, part)
+    data = buf.getvalue()
 values = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
 formulas = openpyxl.load_workbook(io.BytesIO(data), data_only=False)
 def value(c):
