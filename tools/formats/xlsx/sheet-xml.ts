@@ -15,9 +15,10 @@
 // - no value: an empty cell, counted when a number or shared string formula had no cached value;
 // - `d` (ISO 8601, Strict OOXML and a few tools): a date or time as written, a duration (`PT0H11M0S`) as its
 //   number of days, then as a number in that cell's format (dates.ts isoCellValue); text that is neither stays
-//   text. SheetJS made each date before 1900-03-01 a day early (its serial skips Excel's 29 February 1900) and
-//   each duration NaN;
-// - unknown types go to SheetJS, as do cell references that are not plain `A1` style (either case); a reference outside the grid (XFE1, A1048577, A0, a row 0) is a broken file,
+//   text. SheetJS, which read them before, made some dates before 1900-03-01 a day off (1899-12-31 read as
+//   1899-12-30), those before 1904 in a 1904 workbook negative numbers, and each duration NaN;
+// - unknown types go to SheetJS, as do cell references that are not plain `A1` style (either case); a reference
+//   outside the grid (XFE1, A1048577, A0, a row 0) is a broken file,
 //   refused naming it (`cell-outside-grid`): Excel repairs such a file by dropping the cell, and SheetJS made a
 //   table of a million rows of it, or lost the cell without a word.
 import { CellError, columnLetter, FullCell, type Cell, type CellRange } from '../model.ts';
@@ -136,8 +137,7 @@ class SheetHandler implements XmlHandler {
       else if (c0 === 0x66 && this.inCell) {
         this.hasFormula = true;
         if (this.full) this.openFormula(b, le, ae, self);
-      }
-      else if (c0 === 0x74) this.inT = this.inInline && this.phonetic === 0 && !self;
+      } else if (c0 === 0x74) this.inT = this.inInline && this.phonetic === 0 && !self;
     } else if (len === 3 && nameIs(b, ln, le, 'row')) this.openRow(b, le, ae);
     else if (len === 2 && nameIs(b, ln, le, 'is')) this.inInline = this.inCell && !self;
     else if (len === 3 && !self && nameIs(b, ln, le, 'rPh')) this.phonetic++;
