@@ -190,6 +190,8 @@ export function writeInputs(dir: string, rows: number, o: { huge: boolean; parts
   put('medio.sql', sqlScript(TITLES, data));
   put('medio-servicio.xlsx', serviceWorkbook(TITLES, data));
   put('medio.xls', xlsWorkbook(dir, data.slice(0, XLS_MAX_DATA_ROWS)));
+  // xlsx-to-xls: as many rows as a BIFF8 sheet holds (65,536 with the titles).
+  put('medio-xls.xlsx', sheetjsWorkbook(TITLES, data.slice(0, XLS_MAX_DATA_ROWS), 'xlsx'));
   put('pdf.xlsx', sheetjsWorkbook(TITLES, data.slice(0, o.pdfRows), 'xlsx'));
   // What excel-to-xml and excel-to-html write (a whole page), read back by xml-to-excel and html-to-excel.
   const table = () => tableOf({ name: 'medio', header: TITLES, rows: data });

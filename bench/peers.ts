@@ -65,6 +65,14 @@ export const peers = {
     command: (io) => `ssconvert ${ext === 'xlsx' ? '-T Gnumeric_Excel:xlsx2 ' : ''}${q(io.inputs[0])} ${outFile(io, ext)}`,
     ...extra,
   }),
+  /** A workbook converted as a whole by Gnumeric (xlsx-to-xls, excel-to-ods). */
+  ssconvertBook: (to: 'xls' | 'ods'): Peer => ({
+    name: 'ssconvert',
+    same: true,
+    needs: { bin: ['ssconvert'] },
+    command: (io) => `ssconvert -T ${to === 'xls' ? 'Gnumeric_Excel:excel_biff8' : 'Gnumeric_OpenCalc:odf'} ${q(io.inputs[0])} ${outFile(io, to)}`,
+  }),
+  libreofficeToOds: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, 'ods') }),
   xlsx2csv: (): Peer => ({ name: 'xlsx2csv', same: true, needs: { bin: ['xlsx2csv'] }, command: (io) => `xlsx2csv ${q(io.inputs[0])} ${outFile(io, 'csv')}` }),
   libreofficeToCsv: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, `csv:${LO_CSV}`) }),
   libreofficeCsvToXlsx: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, 'xlsx', 'CSV:44,34,76,1') }),

@@ -238,6 +238,25 @@ export function tasks(rows: number, parts: number, pdfRows: number): Task[] {
       peers: [peers.sqliteLoadExport(false)],
     },
     {
+      // Read whole with formats, merges and widths (cells: 'full'), written as BIFF8.
+      name: 'xlsx-to-xls xlsx',
+      tool: 'xlsx-to-xls',
+      options: {},
+      inputs: ['medio-xls.xlsx'],
+      field: 'file',
+      rows: xlsRows,
+      peers: [peers.ssconvertBook('xls')],
+    },
+    {
+      name: 'excel-to-ods xlsx',
+      tool: 'excel-to-ods',
+      options: {},
+      inputs: ['medio.xlsx'],
+      field: 'file',
+      rows,
+      peers: [peers.ssconvertBook('ods'), peers.libreofficeToOds()],
+    },
+    {
       name: 'excel-to-pdf xlsx',
       tool: 'excel-to-pdf',
       options: {},

@@ -49,3 +49,34 @@ export function isoTime(d: Date): string {
   const iso = d.toISOString();
   return d.getUTCMilliseconds() === 0 ? iso.slice(11, 19) : iso.slice(11, 23);
 }
+
+// Strict OOXML's date cells (`t="d"`) hold ISO 8601 text: a date, a date-time or a time, read as written (the zone
+// is left out, as Excel and openpyxl leave it: a sheet has no time zone), or a duration (`PT0H11M0S`), which is
+// a number of days as Excel stores it.
+const ISO_DATE = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?)?(?:Z|[+-]\d\d:?\d\d)?$/;
+const ISO_TIME = /^T?(\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?$/;
+const ISO_DURATION = /^(-)?P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+
+/**
+ * An ISO 8601 date or time as a Date in UTC (a time alone on 1899-12-30, as a time-of-day serial reads), a
+ * duration as its number of days, or null when the text is neither.
+ */
+export function isoCellValue(text: string): Date | number | null {
+  let m = ISO_DATE.exec(text);
+  if (m) {
+    const ms = m[7] ? Math.round(parseFloat(m[7]) * 1000) : 0;
+    const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], m[4] ? +m[4] : 0, m[5] ? +m[5] : 0, m[6] ? +m[6] : 0, ms));
+    // Date.UTC maps years 0–99 to 1900–1999.
+    d.setUTCFullYear(+m[1]);
+    return d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3] ? d : null;
+  }
+  m = ISO_TIME.exec(text);
+  if (m) return new Date(EPOCH_1900 + ((+m[1] * 60 + +m[2]) * 60 + (m[3] ? +m[3] : 0)) * 1000 + (m[4] ? Math.round(parseFloat(m[4]) * 1000) : 0));
+  m = ISO_DURATION.exec(text);
+  if (m && text !== 'P' && !text.endsWith('T')) {
+    const n = (s: string | undefined) => (s ? parseFloat(s) : 0);
+    const days = n(m[2]) * 7 + n(m[3]) + n(m[4]) / 24 + n(m[5]) / 1440 + n(m[6]) / 86_400;
+    return m[1] ? -days : days;
+  }
+  return null;
+}

@@ -15,14 +15,18 @@
 // understand raises `NeedsFallback`, and the workbook goes to SheetJS (book.ts). A sheet streamed
 // (Sheet.stream) hands its rows on as they are read (grid.ts StreamGrid), deciding the table's columns from its
 // first rows; when a later row contradicts them, the read restarts as a whole-sheet read.
+//
+// Opened `full` (openWorkbook's `cells: 'full'`), each sheet read whole also gives number formats, formulas,
+// error cells and its layout (origin, merged ranges, column widths): everything SheetJS's full read gives,
+// compared with it cell for cell in test/formats/xlsx-full.test.ts.
 import { ArrayBatch } from '../batch.ts';
 import type { BookReader, SheetRead } from '../book.ts';
 import { Restart } from '../errors.ts';
 import { CellBudget, gridTable, RestartRead, SheetGrid, StreamGrid, type GridSink } from '../grid.ts';
-import { cellText, type Row, type RowBatch, type RowStream, type Table } from '../model.ts';
+import { cellText, type CellRange, type Row, type RowBatch, type RowStream, type Table } from '../model.ts';
 import { readSharedStrings } from './shared-strings.ts';
 import { sheetSteps, type SheetContext } from './sheet-xml.ts';
-import { readDateKinds } from './styles.ts';
+import { readCellFormats } from './styles.ts';
 import { readWorkbookInfo, type WorkbookInfo } from './workbook.ts';
 import { InflateBudget, openZip, type ZipArchive } from '../zip/read.ts';
 
@@ -37,14 +41,19 @@ export class XlsxReader implements BookReader {
   private readonly sheetBytes: number[];
 
   /** Opens the package: its workbook, styles and shared strings. */
-  constructor(bytes: Uint8Array) {
+  constructor(
+    bytes: Uint8Array,
+    private readonly full = false,
+  ) {
     this.zip = openZip(bytes);
     const info = readWorkbookInfo(this.zip, this.inflate);
     this.sheets = info.sheets;
+    const { dateKinds, formats } = readCellFormats(this.zip, info.styles, this.inflate);
     this.parts = {
-      dateKinds: readDateKinds(this.zip, info.styles, this.inflate),
+      dateKinds,
       strings: readSharedStrings(this.zip, info.sharedStrings, this.inflate),
       date1904: info.date1904,
+      ...(full ? { formats } : {}),
     };
     this.partsBytes = this.inflate.used;
     this.sheetBytes = this.sheets.map(() => 0);
@@ -53,12 +62,18 @@ export class XlsxReader implements BookReader {
   table(i: number, read: SheetRead): Table {
     const sheet = this.sheets[i];
     const grid = new SheetGrid(read.cells);
-    for (const _ of this.steps(i, grid));
+    const layout = this.full ? { merges: [] as CellRange[], widths: [] as (number | null)[] } : undefined;
+    for (const _ of this.steps(i, grid, layout));
     grid.report(read.report, read.file, sheet.name);
-    return gridTable(sheet.name, grid.rows(read.file, sheet.name), read.hasHeader);
+    const rows = grid.rows(read.file, sheet.name);
+    if (!layout) return gridTable(sheet.name, rows, read.hasHeader);
+    while (layout.widths.length > 0 && layout.widths[layout.widths.length - 1] === null) layout.widths.pop();
+    return gridTable(sheet.name, rows, read.hasHeader, { origin: grid.origin, ...layout });
   }
 
   stream(i: number, read: SheetRead): RowStream {
+    // A full read's layout comes with the whole sheet.
+    if (this.full) return this.table(i, read);
     const sheet = this.sheets[i];
     return new PulledSheet(sheet.name, read.hasHeader, (sink) => {
       const grid = new StreamGrid(read.cells, sink);
@@ -77,10 +92,10 @@ export class XlsxReader implements BookReader {
   }
 
   /** Inflates and scans sheet `i` into `grid`, a chunk per step. */
-  private *steps(i: number, grid: SheetGrid): Generator<void> {
+  private *steps(i: number, grid: SheetGrid, layout?: SheetContext['layout']): Generator<void> {
     this.inflate.used = this.partsBytes + this.sheetBytes.reduce((n, b, j) => (j === i ? n : n + b), 0);
     const base = this.inflate.used;
-    yield* sheetSteps(this.zip, this.zip.get(this.sheets[i].path)!, this.inflate, { grid, sheet: this.sheets[i].name, ...this.parts });
+    yield* sheetSteps(this.zip, this.zip.get(this.sheets[i].path)!, this.inflate, { grid, sheet: this.sheets[i].name, ...this.parts, ...(layout ? { layout } : {}) });
     this.sheetBytes[i] = this.inflate.used - base;
   }
 }

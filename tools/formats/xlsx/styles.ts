@@ -1,4 +1,5 @@
-// From styles.xml, only what decides whether a number is a date: each cell format's number format.
+// From styles.xml, only each cell format's number format: what decides whether a number is a date, and the
+// format itself, which a workbook read `full` keeps (SheetJS's `cell.z`).
 //
 // Custom formats (`<numFmts>`) override built-in ids (LibreOffice redefines 14, for instance); an id known to
 // neither is a plain number, as SheetJS reads it. `numFmt` elements inside `<dxfs>` (conditional formats) and
@@ -7,9 +8,15 @@ import { BUILTIN_FORMATS, dateKindOf, type DateKind } from '../number-format.ts'
 import { attributesOf, nameIs, unescapeOoxml, XmlScanner, type XmlHandler } from '../xml/scan.ts';
 import { inflateWhole, type InflateBudget, type ZipArchive } from '../zip/read.ts';
 
-/** The DateKind of each cell format index (`s` attribute of a cell). */
-export function readDateKinds(zip: ZipArchive, path: string | undefined, budget: InflateBudget): DateKind[] {
-  if (!path) return [];
+export interface CellFormats {
+  /** The DateKind of each cell format index (`s` attribute of a cell). */
+  dateKinds: DateKind[];
+  /** The number format of each cell format index; null where it is General or an id known to no table. */
+  formats: (string | null)[];
+}
+
+export function readCellFormats(zip: ZipArchive, path: string | undefined, budget: InflateBudget): CellFormats {
+  if (!path) return { dateKinds: [], formats: [] };
   const entry = zip.get(path)!;
   const custom = new Map<number, string>();
   const xfFormats: number[] = [];
@@ -38,5 +45,9 @@ export function readDateKinds(zip: ZipArchive, path: string | undefined, budget:
   const scanner = new XmlScanner(handler);
   scanner.push(inflateWhole(zip, entry, budget));
   scanner.end();
-  return xfFormats.map((id) => dateKindOf(custom.get(id) ?? BUILTIN_FORMATS[id]));
+  const formats = xfFormats.map((id) => {
+    const f = custom.get(id) ?? BUILTIN_FORMATS[id];
+    return f === undefined || f === 'General' ? null : f;
+  });
+  return { dateKinds: formats.map(dateKindOf), formats };
 }
