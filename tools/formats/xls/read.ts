@@ -4,13 +4,14 @@
 // xlsx reader's and SheetJS's.
 //
 // It reads the globals when the workbook opens, and each sheet's substream as it is asked for. A workbook it
-// does not fully understand (BIFF5 and older, encrypted, chart or macro sheets among the tabs, anything unusual
+// does not fully understand (BIFF5 and older, chart or macro sheets among the tabs, anything unusual
 // in the container) raises `NeedsFallback`, and the workbook goes to SheetJS (book.ts).
 import type { BookReader, SheetRead } from '../book.ts';
 import { gridTable, SheetGrid } from '../grid.ts';
 import type { Row, Table } from '../model.ts';
 import { soleRead } from '../xlsx/read.ts';
 import { workbookStream } from './cfb.ts';
+import { decryptStream } from './decrypt.ts';
 import { readGlobals, type XlsGlobals } from './globals.ts';
 import { readSheetCells } from './sheet-records.ts';
 
@@ -21,7 +22,9 @@ export class XlsReader implements BookReader {
   private readonly book: XlsGlobals;
 
   constructor(bytes: Uint8Array) {
-    const raw = workbookStream(bytes);
+    // Encrypted with Excel's default password: decrypted; with another one: refused (decrypt.ts).
+    const stream = workbookStream(bytes);
+    const raw = decryptStream(stream) ?? stream;
     this.records = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     this.book = readGlobals(this.records);
     this.sheets = this.book.sheets;
