@@ -8,6 +8,8 @@
 //   any SHRFMLA or ARRAY record), and an empty text result is an empty cell;
 // - BLANK, MULBLANK and everything else (DIMENSION among them: it is never trusted) hold no value: skipped by
 //   their length. Charts embedded in the sheet (a BOF…EOF inside it) are skipped whole.
+// Bytes a record holds after its fields are left over, not refused (some writers leave them); a record too
+// short for its fields is damage that would cost a value: refused.
 // Cell records of BIFF2–4 inside a BIFF8 sheet are not guessed at: the file goes to SheetJS.
 import { numberCell } from '../number-format.ts';
 import { damaged, NeedsFallback } from '../errors.ts';
@@ -86,7 +88,8 @@ export function readSheetCells(s: Buffer, pos: number, limit: number, ctx: Sheet
       case LABELSST: {
         if (len < 10) throw damaged('short LABELSST');
         const t = strings[u32(s, at + 6)];
-        if (t === undefined) throw damaged('shared string index out of the table');
+        // SheetJS has its say on a broken table before the file is refused.
+        if (t === undefined) throw new NeedsFallback('damaged: shared string index out of the table');
         text(u16(s, at), u16(s, at + 2), t);
         break;
       }
@@ -99,11 +102,17 @@ export function readSheetCells(s: Buffer, pos: number, limit: number, ctx: Sheet
         num(u16(s, at), u16(s, at + 2), u16(s, at + 4), view.getFloat64(at + 6, true));
         break;
       case MULRK: {
-        if (len < 6 || (len - 6) % 6 !== 0) throw damaged('MULRK of a wrong length');
+        if (len < 6) throw damaged('MULRK of a wrong length');
         const r = u16(s, at);
         const first = u16(s, at + 2);
-        const count = (len - 6) / 6;
-        if (u16(s, at + len - 2) - first + 1 !== count) throw damaged('MULRK columns do not match its length');
+        // Cells from the first column to the last (the record's last two bytes); bytes left over after the last
+        // cell, which some writers leave, are not cells.
+        let count = (len - 6) / 6;
+        if (!Number.isInteger(count)) {
+          count = Math.floor(count);
+          const last = u16(s, at + 4 + 6 * count);
+          if (last - first + 1 !== count) throw damaged('MULRK of a wrong length');
+        } else if (u16(s, at + len - 2) - first + 1 !== count) throw damaged('MULRK columns do not match its length');
         for (let i = 0, q = at + 4; i < count; i++, q += 6) num(r, first + i, u16(s, q), rk(u32(s, q + 2)));
         break;
       }
@@ -127,7 +136,8 @@ export function readSheetCells(s: Buffer, pos: number, limit: number, ctx: Sheet
         break;
       }
       case STRING: {
-        if (fRow < 0) throw damaged('STRING without a FORMULA');
+        // A STRING that follows no FORMULA is the text of no cell.
+        if (fRow < 0) break;
         const g = gather(s, p);
         text(fRow, fCol, new TextReader(g).unicodeString());
         fRow = -1;
