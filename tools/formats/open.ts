@@ -16,9 +16,10 @@
 // Any other pairing is `unreadable`. When the content is not what the extension says, an info message says
 // what it was read as. Fast readers hand what they do not fully understand to SheetJS (fallback.ts).
 //
-// `cells: 'full'` (the tools that copy workbooks, tools.md §2.7): .xlsx and .xls are read by SheetJS, which
-// fills number formats, formulas, error cells, merged ranges and column widths (the fast readers do not yet);
-// .ods by its own reader, which fills them too.
+// `cells: 'full'` (the tools that copy workbooks, tools.md §2.7): .xlsx is read by SheetJS, which fills number
+// formats, formulas, error cells, merged ranges and column widths (its fast reader does not yet); .xls by its own
+// reader, which fills them too, except formulas (a sheet with formulas goes to SheetJS, which writes their text);
+// .ods by its own reader.
 import { Book, type BookReader, type ReadOptions } from './book.ts';
 import { CsvReader } from './csv/book.ts';
 import { baseNameOf, detectDelimiterOf, decodeText } from './csv/read.ts';
@@ -93,7 +94,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
     if (ext === 'xml' && content === 'spreadsheetml' && !o.xml?.rowElement) return announce(open(() => new SheetJsReader(spreadsheetMl(file), 'spreadsheetml', sheets)), file, ext, ctx, null);
     return ext === 'xml' ? open(() => new XmlReader(file, ctx, o.xml ?? {})) : open(() => new HtmlReader(file, ctx));
   }
-  if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets)), file, ext, ctx, null);
+  if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets, full)), file, ext, ctx, null);
   if (!WORKBOOKS.has(ext)) throw unreadable(file, `.${ext} is not a format read here`);
   if (MACROS.has(ext)) ctx.message('info', 'macros_not_kept', { name: file.name, extension: `.${ext}` });
   const book = (() => {
@@ -103,7 +104,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
         if (full) return sheetJs('xlsx');
         return open(() => new XlsxReader(file.bytes), 'xlsx');
       case 'cfb':
-        return full ? sheetJs('xls') : open(() => new XlsReader(file.bytes), 'xls');
+        return open(() => new XlsReader(file.bytes, full), 'xls');
       case 'biff':
         return sheetJs('biff');
       case 'html':

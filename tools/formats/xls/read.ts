@@ -21,7 +21,11 @@ export class XlsReader implements BookReader {
   private readonly records: Buffer;
   private readonly book: XlsGlobals;
 
-  constructor(bytes: Uint8Array) {
+  /** `full`: openWorkbook's `cells: 'full'` (number formats, error cells, merged ranges, column widths). */
+  constructor(
+    bytes: Uint8Array,
+    private readonly full = false,
+  ) {
     // Encrypted with Excel's default password: decrypted; with another one: refused (decrypt.ts).
     const stream = workbookStream(bytes);
     const raw = decryptStream(stream) ?? stream;
@@ -35,9 +39,10 @@ export class XlsReader implements BookReader {
     const sheet = book.sheets[i];
     const limit = Math.min(stream.length, i + 1 < book.sheets.length ? book.sheets[i + 1].pos : stream.length);
     const grid = new SheetGrid(read.cells);
-    readSheetCells(stream, sheet.pos, limit, { grid, strings: book.strings, dateKinds: book.dateKinds, date1904: book.date1904 });
+    const layout = readSheetCells(stream, sheet.pos, limit, { grid, strings: book.strings, dateKinds: book.dateKinds, date1904: book.date1904, formats: this.full ? book.formatCodes : null });
     grid.report(read.report, read.file, sheet.name);
-    return gridTable(sheet.name, grid.rows(read.file, sheet.name), read.hasHeader);
+    const rows = grid.rows(read.file, sheet.name);
+    return gridTable(sheet.name, rows, read.hasHeader, this.full ? { origin: grid.origin, merges: layout.merges, widths: layout.widths } : undefined);
   }
 }
 
