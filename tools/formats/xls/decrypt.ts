@@ -17,6 +17,7 @@
 // FILEPASS record becomes one every reader skips, of the same length.
 import { createHash } from 'node:crypto';
 import { NeedsFallback, passwordProtected } from '../errors.ts';
+import { u16, u32 } from './biff-text.ts';
 import { biffStream } from './cfb.ts';
 import { compoundFile } from './cfb-write.ts';
 
@@ -32,8 +33,6 @@ const PLAIN = new Set([0x0809, 0x0009, 0x0209, 0x0409, FILEPASS, 0x0194, 0x0195,
 const BLANKED = 0x004d;
 const BLOCK = 1024;
 
-const u16 = (b: Uint8Array, p: number) => b[p] | (b[p + 1] << 8);
-const u32 = (b: Uint8Array, p: number) => (b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24)) >>> 0;
 
 /** Where the FILEPASS record of the globals starts, or -1 (a workbook not encrypted). */
 export function filePassAt(s: Uint8Array): number {
