@@ -7,7 +7,7 @@
 // the rest. tests compare every fast reader's tables with this one's.
 //
 // Opened `full` (openWorkbook's `cells: 'full'`, for the tools that copy workbooks, tools.md §2.7), it is the
-// reader of .xlsx and .xls too: a cell with a number format other than General or a formula is a FullCell
+// reader of .xlsx too, and of the .xls sheets with formulas: a cell with a number format other than General or a formula is a FullCell
 // (value, format, formula in xlsx syntax, which SheetJS translates from BIFF), an error cell a CellError, and
 // each table carries its layout (origin, merged ranges, column widths).
 import * as XLSX from 'xlsx';

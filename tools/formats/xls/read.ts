@@ -3,7 +3,9 @@
 // building an object per record and per cell. The cells go through the same grid, date rule and limits as the
 // xlsx reader's and SheetJS's.
 //
-// It reads the globals when the workbook opens, and each sheet's substream as it is asked for. A workbook it
+// It reads the globals when the workbook opens, and each sheet's substream as it is asked for. Read `full`, cells
+// keep their number formats, errors stay errors and tables carry merged ranges and column widths, as SheetJS
+// gives them; formulas it does not translate to text: such a sheet goes to SheetJS. A workbook it
 // does not fully understand (BIFF5 and older, chart or macro sheets among the tabs, anything unusual
 // in the container) raises `NeedsFallback`, and the workbook goes to SheetJS (book.ts).
 import type { BookReader, SheetRead } from '../book.ts';
