@@ -121,7 +121,7 @@ function sheetjsCell(c: Cell): XLSX.CellObject | null {
 }
 
 /** A workbook written by SheetJS (a third-party writer): shared strings, like Excel's own files. */
-export function sheetjsWorkbook(titles: string[], rows: Row[], bookType: 'xlsx' | 'xls'): Uint8Array {
+export function sheetjsWorkbook(titles: string[], rows: Row[], bookType: 'xlsx' | 'xls' | 'ods'): Uint8Array {
   const ws: XLSX.WorkSheet = {};
   const all = [titles as Cell[], ...rows];
   all.forEach((row, r) =>
@@ -142,19 +142,20 @@ export function serviceWorkbook(titles: string[], rows: Row[]): Uint8Array {
 }
 
 /**
- * The .xls input, written by Gnumeric's ssconvert from a SheetJS .xlsx (seconds); SheetJS's own BIFF8 writer
- * takes minutes at 65,535 rows, so it is only the fallback when ssconvert is not installed.
+ * The .xls and .ods inputs, written by Gnumeric's ssconvert from a SheetJS .xlsx (seconds), so that no reader
+ * reads its own writer's output; SheetJS's own BIFF8 and ODS writers take minutes at these sizes, so they are
+ * only the fallback when ssconvert is not installed.
  */
-function xlsWorkbook(dir: string, rows: Row[]): Uint8Array {
-  const source = join(dir, 'xls-fuente.xlsx');
-  const target = join(dir, 'xls-ssconvert.xls');
+function gnumericWorkbook(dir: string, rows: Row[], ext: 'xls' | 'ods'): Uint8Array {
+  const source = join(dir, `${ext}-fuente.xlsx`);
+  const target = join(dir, `${ext}-ssconvert.${ext}`);
   try {
     writeFileSync(source, sheetjsWorkbook(TITLES, rows, 'xlsx'));
-    execFileSync('ssconvert', ['-T', 'Gnumeric_Excel:excel_biff8', source, target], { stdio: 'ignore', timeout: 300_000 });
+    execFileSync('ssconvert', ['-T', ext === 'xls' ? 'Gnumeric_Excel:excel_biff8' : 'Gnumeric_OpenCalc:openoffice', source, target], { stdio: 'ignore', timeout: 300_000 });
     return readFileSync(target);
   } catch {
-    console.log('  ssconvert is not installed: the .xls input is written by SheetJS (slow: minutes at 65,535 rows)');
-    return sheetjsWorkbook(TITLES, rows, 'xls');
+    console.log(`  ssconvert is not installed: the .${ext} input is written by SheetJS (slow: minutes)`);
+    return sheetjsWorkbook(TITLES, rows, ext);
   } finally {
     rmSync(source, { force: true });
     rmSync(target, { force: true });
@@ -189,7 +190,8 @@ export function writeInputs(dir: string, rows: number, o: { huge: boolean; parts
   put('medio.xlsx', sheetjsWorkbook(TITLES, data, 'xlsx'));
   put('medio.sql', sqlScript(TITLES, data));
   put('medio-servicio.xlsx', serviceWorkbook(TITLES, data));
-  put('medio.xls', xlsWorkbook(dir, data.slice(0, XLS_MAX_DATA_ROWS)));
+  put('medio.xls', gnumericWorkbook(dir, data.slice(0, XLS_MAX_DATA_ROWS), 'xls'));
+  put('medio.ods', gnumericWorkbook(dir, data, 'ods'));
   // xlsx-to-xls: as many rows as a BIFF8 sheet holds (65,536 with the titles).
   put('medio-xls.xlsx', sheetjsWorkbook(TITLES, data.slice(0, XLS_MAX_DATA_ROWS), 'xlsx'));
   put('pdf.xlsx', sheetjsWorkbook(TITLES, data.slice(0, o.pdfRows), 'xlsx'));

@@ -75,6 +75,7 @@ export const peers = {
   libreofficeToOds: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, 'ods') }),
   xlsx2csv: (): Peer => ({ name: 'xlsx2csv', same: true, needs: { bin: ['xlsx2csv'] }, command: (io) => `xlsx2csv ${q(io.inputs[0])} ${outFile(io, 'csv')}` }),
   libreofficeToCsv: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, `csv:${LO_CSV}`) }),
+  libreofficeToXlsx: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, 'xlsx') }),
   libreofficeCsvToXlsx: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, 'xlsx', 'CSV:44,34,76,1') }),
   libreofficeToPdf: (): Peer => ({ name: 'LibreOffice', same: true, needs: { bin: ['soffice'] }, command: (io) => soffice(io, 'pdf') }),
   // Writer opens no workbook: it converts the same table as an HTML page (docx.html, written beside the inputs).

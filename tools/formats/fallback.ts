@@ -7,8 +7,9 @@
 // the rest. tests compare every fast reader's tables with this one's.
 //
 // Opened `full` (openWorkbook's `cells: 'full'`, for the tools that copy workbooks, tools.md §2.7), it is the
-// reader of .xls too, and of any .xlsx the fast reader hands over (test/formats/xlsx-full.test.ts names where
-// SheetJS's full read of .xlsx falls short of the fast reader's): a cell with a number format other than General or a formula is a FullCell
+// reader of any .xlsx the fast reader hands over (test/formats/xlsx-full.test.ts names where SheetJS's full read
+// of .xlsx falls short of the fast reader's) and of the .xls sheets with formulas: a cell with a number format
+// other than General or a formula is a FullCell
 // (value, format, formula in xlsx syntax, which SheetJS translates from BIFF), an error cell a CellError, and
 // each table carries its layout (origin, merged ranges, column widths).
 import * as XLSX from 'xlsx';
@@ -21,6 +22,7 @@ import { dateKindOf, numberCell } from './number-format.ts';
 import { FormatError } from './errors.ts';
 import { isOle, isZip } from './sniff.ts';
 import { encryptedPackage } from './xls/cfb.ts';
+import { decryptedFile } from './xls/decrypt.ts';
 import { inflateEntry, InflateBudget, openZip } from './zip/read.ts';
 import { ERROR_TEXT } from './xls/error-codes.ts';
 
@@ -35,7 +37,7 @@ export class SheetJsReader implements BookReader {
 
   /** `first`: the caller reads one table, so only the first visible sheet is parsed until another is asked for. */
   constructor(
-    private readonly bytes: Uint8Array,
+    private bytes: Uint8Array,
     readonly format: ContentFormat,
     sheets: 'first' | 'all',
     private readonly full = false,
@@ -43,6 +45,7 @@ export class SheetJsReader implements BookReader {
     // The container guards: a bomb is stopped here, not inside SheetJS, whose unzip trusts the sizes it is told.
     if (isZip(bytes)) guardZip(bytes);
     else if (isOle(bytes) && encryptedPackage(bytes)) throw passwordProtected('OLE EncryptedPackage');
+    else if (isOle(bytes)) bytes = this.bytes = decryptedFile(bytes);
     this.whole = sheets === 'all';
     this.wb = parse(bytes, this.whole ? undefined : 0, full);
     // One table means the first VISIBLE sheet (tools.md §2.3): only when the first is hidden is it worth parsing all.
@@ -79,7 +82,8 @@ export class SheetJsReader implements BookReader {
 //   in an OOXML package (one with [Content_Types].xml) an XML part declaring a DTD is refused too, as the xlsx
 //   reader refuses it: OPC makes a DTD an error (ECMA-376 Part 2, [M1.18]), whereas ODF allows them (OpenOffice
 //   wrote one in every manifest) and SheetJS processes none, so an .ods keeps them;
-// - an OLE compound file holding an `EncryptedPackage` stream is an xlsx saved with a password to open.
+// - an OLE compound file holding an `EncryptedPackage` stream is an xlsx saved with a password to open; an .xls
+//   encrypted with Excel's default password is decrypted first (xls/decrypt.ts), any other password refused.
 const DTD_MARKERS = [Buffer.from('<!DOCTYPE'), Buffer.from('<!ENTITY')];
 const XML_PART = /\.(xml|rels|vml)$/i;
 

@@ -17,8 +17,9 @@
 // what it was read as. Fast readers hand what they do not fully understand to SheetJS (fallback.ts).
 //
 // `cells: 'full'` (the tools that copy workbooks, tools.md §2.7): number formats, formulas, error cells, merged
-// ranges and column widths are filled by the xlsx and ods readers themselves; .xls is read by SheetJS, which
-// fills them (the fast BIFF reader does not yet). A package the xlsx reader hands over goes to SheetJS full.
+// ranges and column widths are filled by the xlsx, xls and ods readers themselves, except the formulas of .xls
+// (a sheet with formulas goes to SheetJS, which writes their text). A package the xlsx reader hands over goes
+// to SheetJS full.
 import { Book, type BookReader, type ReadOptions } from './book.ts';
 import { CsvReader } from './csv/book.ts';
 import { baseNameOf, detectDelimiterOf, decodeText } from './csv/read.ts';
@@ -102,7 +103,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
         if (ext === 'ods') return open(() => new OdsReader(file.bytes, ctx.limits.maxCells, full), 'ods');
         return open(() => new XlsxReader(file.bytes, full), 'xlsx');
       case 'cfb':
-        return full ? sheetJs('xls') : open(() => new XlsReader(file.bytes), 'xls');
+        return open(() => new XlsReader(file.bytes, full), 'xls');
       case 'biff':
         return sheetJs('biff');
       case 'html':

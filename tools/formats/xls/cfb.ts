@@ -33,7 +33,12 @@ interface DirEntry {
 const odd = (reason: string) => new NeedsFallback(`compound file: ${reason}`);
 
 export function workbookStream(bytes: Uint8Array): Uint8Array {
-  return new CompoundFile(bytes).workbook();
+  return new CompoundFile(bytes).workbook(['workbook']);
+}
+
+/** The stream of BIFF records, BIFF8's Workbook or BIFF5's Book; throws NeedsFallback as workbookStream does. */
+export function biffStream(bytes: Uint8Array): Uint8Array {
+  return new CompoundFile(bytes).workbook(['workbook', 'book']);
 }
 
 /** Whether a compound file holds an `EncryptedPackage` stream: an xlsx saved with a password to open. */
@@ -77,14 +82,16 @@ class CompoundFile {
     return this.entries.some((e) => e.name.toLowerCase() === lowerName);
   }
 
-  workbook(): Uint8Array {
+  /** The first root-level stream named one of `names` (lower case), in the order given. */
+  workbook(names: string[]): Uint8Array {
     const root = this.entries[0];
     if (root?.type !== ROOT) throw odd('no root entry');
     for (const e of this.entries) {
       const n = e.name.toLowerCase();
       if (n === 'encryptedpackage' || n === 'encryption') throw odd('an encrypted package');
     }
-    const book = this.rootChildren(root).find((e) => e.type === STREAM && e.name.toLowerCase() === 'workbook');
+    const streams = this.rootChildren(root).filter((e) => e.type === STREAM);
+    const book = names.map((n) => streams.find((e) => e.name.toLowerCase() === n)).find((e) => e !== undefined);
     if (!book) throw odd('no Workbook stream (BIFF5 or older, or not a workbook)');
     if (book.size < this.miniCutoff) {
       const mini = this.chain(root.start, root.size, this.fat, this.sectorSize, (s) => this.sectorOffset(s), this.sectors);

@@ -35,6 +35,8 @@ export interface XlsGlobals {
   date1904: boolean;
   /** The DateKind of each XF index. */
   dateKinds: Uint8Array;
+  /** The number format code of each XF index (the file's FORMAT, else the built-in one; undefined when unknown). */
+  formatCodes: (string | undefined)[];
   strings: string[];
   /** Stream offset just past the globals' EOF. */
   end: number;
@@ -60,7 +62,7 @@ export function readGlobals(s: Buffer): XlsGlobals {
         if (sheets.length === 0) throw new NeedsFallback('no sheets');
         for (let i = 1; i < sheets.length; i++) if (sheets[i].pos <= sheets[i - 1].pos) throw new NeedsFallback('sheets out of stream order');
         if (sheets[0].pos < next) throw new NeedsFallback('a sheet inside the globals');
-        return { sheets, date1904, dateKinds: dateKinds(xfFormats, formats), strings, end: next };
+        return { sheets, date1904, dateKinds: dateKinds(xfFormats, formats), formatCodes: xfFormats.map((id) => formats.get(id) ?? BUILTIN_FORMATS[id]), strings, end: next };
       case BOF:
         throw new NeedsFallback('a substream inside the globals');
       case FILEPASS:

@@ -3,14 +3,17 @@
 // building an object per record and per cell. The cells go through the same grid, date rule and limits as the
 // xlsx reader's and SheetJS's.
 //
-// It reads the globals when the workbook opens, and each sheet's substream as it is asked for. A workbook it
-// does not fully understand (BIFF5 and older, encrypted, chart or macro sheets among the tabs, anything unusual
+// It reads the globals when the workbook opens, and each sheet's substream as it is asked for. Read `full`, cells
+// keep their number formats, errors stay errors and tables carry merged ranges and column widths, as SheetJS
+// gives them; formulas it does not translate to text: such a sheet goes to SheetJS. A workbook it
+// does not fully understand (BIFF5 and older, chart or macro sheets among the tabs, anything unusual
 // in the container) raises `NeedsFallback`, and the workbook goes to SheetJS (book.ts).
 import type { BookReader, SheetRead } from '../book.ts';
 import { gridTable, SheetGrid } from '../grid.ts';
 import type { Row, Table } from '../model.ts';
 import { soleRead } from '../xlsx/read.ts';
 import { workbookStream } from './cfb.ts';
+import { decryptStream } from './decrypt.ts';
 import { readGlobals, type XlsGlobals } from './globals.ts';
 import { readSheetCells } from './sheet-records.ts';
 
@@ -20,8 +23,14 @@ export class XlsReader implements BookReader {
   private readonly records: Buffer;
   private readonly book: XlsGlobals;
 
-  constructor(bytes: Uint8Array) {
-    const raw = workbookStream(bytes);
+  /** `full`: openWorkbook's `cells: 'full'` (number formats, error cells, merged ranges, column widths). */
+  constructor(
+    bytes: Uint8Array,
+    private readonly full = false,
+  ) {
+    // Encrypted with Excel's default password: decrypted; with another one: refused (decrypt.ts).
+    const stream = workbookStream(bytes);
+    const raw = decryptStream(stream) ?? stream;
     this.records = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     this.book = readGlobals(this.records);
     this.sheets = this.book.sheets;
@@ -32,9 +41,10 @@ export class XlsReader implements BookReader {
     const sheet = book.sheets[i];
     const limit = Math.min(stream.length, i + 1 < book.sheets.length ? book.sheets[i + 1].pos : stream.length);
     const grid = new SheetGrid(read.cells);
-    readSheetCells(stream, sheet.pos, limit, { grid, strings: book.strings, dateKinds: book.dateKinds, date1904: book.date1904 });
+    const layout = readSheetCells(stream, sheet.pos, limit, { grid, strings: book.strings, dateKinds: book.dateKinds, date1904: book.date1904, formats: this.full ? book.formatCodes : null });
     grid.report(read.report, read.file, sheet.name);
-    return gridTable(sheet.name, grid.rows(read.file, sheet.name), read.hasHeader);
+    const rows = grid.rows(read.file, sheet.name);
+    return gridTable(sheet.name, rows, read.hasHeader, this.full ? { origin: grid.origin, merges: layout.merges, widths: layout.widths } : undefined);
   }
 }
 
