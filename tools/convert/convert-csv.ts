@@ -43,10 +43,10 @@ export default defineTool({
       ...(opts['input-encoding'] === 'auto' ? {} : { encoding: opts['input-encoding'] as RawEncoding }),
     });
     if (csv.unclosedLine !== null) throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.unclosed-quote', params: { name: file.name.slice(0, 200), line: csv.unclosedLine } });
-    if (opts.encoding === 'windows-1252') {
-      const bad = unencodable1252(delimiter) ?? unencodable1252(csv.text);
-      if (bad) throw new ToolError('invalid_option', { option: 'encoding', messageKey: 'error-details.not-1252', params: { option: 'encoding', char: bad.char, code: `U+${bad.char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`, line: bad.line } });
-    }
+    const refuse = (bad: { char: string; line: number }) =>
+      new ToolError('invalid_option', { option: 'encoding', messageKey: 'error-details.not-1252', params: { option: 'encoding', char: bad.char, code: `U+${bad.char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`, line: bad.line } });
+    const badDelimiter = opts.encoding === 'windows-1252' ? unencodable1252(delimiter) : null;
+    if (badDelimiter) throw refuse(badDelimiter);
 
     // Decimal marks: only whole fields that are a plain decimal number.
     let changed = 0;
@@ -66,7 +66,11 @@ export default defineTool({
     const ragged = [...widths.entries()].reduce((n, [w, c]) => (w === usual ? n : n + c), 0);
 
     const text = rawCsvText(records, { delimiter, quote: opts.quote, lineEnding: opts['line-ending'] === 'crlf' ? '\r\n' : '\n', finalBreak: csv.finalBreak });
-    const bytes = encodeText(text, opts.encoding, opts.bom);
+    // The rewrite has the input's fields in their order and its lines (inner line breaks kept), so a character
+    // Windows-1252 cannot hold is on the same line of both.
+    const encoded = encodeText(text, opts.encoding, opts.bom);
+    if (!('bytes' in encoded)) throw refuse(encoded);
+    const bytes = encoded.bytes;
     const found = { delimiter: ctx.t(`names.delimiter-${NAMES[csv.delimiter] ?? 'comma'}`), encoding: csv.encoding, rows: csv.records.length, changed };
     ctx.message('info', 'csv_converted', found);
     if (ragged > 0) ctx.message('info', 'csv_ragged_kept', { count: ragged, fields: usual });

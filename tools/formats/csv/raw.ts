@@ -16,8 +16,6 @@ export interface RawCsv {
   encoding: RawEncoding;
   /** The text ended with a line break (a rewrite ends the same way). */
   finalBreak: boolean;
-  /** The decoded text, to find where a character is. */
-  text: string;
   /** The 1-based line where a quoted field starts that is never closed (the file cannot be rewritten), or null. */
   unclosedLine: number | null;
 }
@@ -41,7 +39,7 @@ function readRaw(file: SourceFile, o: { delimiter?: string; encoding?: RawEncodi
   const delimiter = o.delimiter ?? (/\.tsv$/i.test(file.name) ? '\t' : detectDelimiter(text));
   const parsed = parseCsv(text, delimiter);
   const last = text.charCodeAt(text.length - 1);
-  return { records: parsed.rows, delimiter, encoding: decoded.encoding as RawEncoding, finalBreak: last === 10 || last === 13, text, unclosedLine: parsed.unclosedQuotes[0] ?? null };
+  return { records: parsed.rows, delimiter, encoding: decoded.encoding as RawEncoding, finalBreak: last === 10 || last === 13, unclosedLine: parsed.unclosedQuotes[0] ?? null };
 }
 
 function decodeAs(b: Uint8Array, encoding: RawEncoding): string {
@@ -79,20 +77,26 @@ export function rawCsvText(records: readonly (readonly string[])[], o: RawWriteO
 /** The first character of `text` that Windows-1252 cannot hold, and its line: null when every one fits. */
 export function unencodable1252(text: string): { char: string; line: number } | null {
   const r = encodeWindows1252(text);
-  if ('bytes' in r) return null;
+  return 'bytes' in r ? null : { char: r.bad, line: lineOf(text, r.at) };
+}
+
+/** The 1-based line of offset `at` (CR, LF and CRLF each end one). */
+function lineOf(text: string, at: number): number {
   let line = 1;
-  for (let i = 0; i < r.at; i++) {
+  for (let i = 0; i < at; i++) {
     const c = text.charCodeAt(i);
     if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) line++;
   }
-  return { char: r.bad, line };
+  return line;
 }
 
-/** Text as bytes of `encoding`; Windows-1252 text must have been checked with unencodable1252. */
-export function encodeText(text: string, encoding: 'utf-8' | 'windows-1252' | 'utf-16le', bom: boolean): Uint8Array {
-  if (encoding === 'utf-16le') return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
-  if (encoding === 'utf-8') return bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]) : Buffer.from(text, 'utf8');
+/**
+ * Text as bytes of `encoding`, or, for Windows-1252, the first character it has no byte for and its line in
+ * the text: the check is the encoding itself, one pass.
+ */
+export function encodeText(text: string, encoding: 'utf-8' | 'windows-1252' | 'utf-16le', bom: boolean): { bytes: Uint8Array } | { char: string; line: number } {
+  if (encoding === 'utf-16le') return { bytes: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]) };
+  if (encoding === 'utf-8') return { bytes: bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]) : Buffer.from(text, 'utf8') };
   const r = encodeWindows1252(text);
-  if (!('bytes' in r)) throw new RangeError(`windows-1252 has no byte for ${JSON.stringify(r.bad)}: check with unencodable1252 first`);
-  return r.bytes;
+  return 'bytes' in r ? r : { char: r.bad, line: lineOf(text, r.at) };
 }
