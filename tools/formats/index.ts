@@ -40,6 +40,7 @@ export { titleRow, titleCell } from './table/titles.ts';
 export { namedTitles, titlesBeside, uniqueNames } from './table/names.ts';
 export { listText } from './report.ts';
 export { typingFor, writeEdited, type EditedTable } from './table/edit.ts';
+export { laidOut } from './csv/book.ts';
 export { DELIMITERS, decodeWindows1252 } from './csv/read.ts';
 export { encodeText, rawCsvText, readRawCsv, unencodable1252, type RawCsv, type RawEncoding } from './csv/raw.ts';
 export { JSON_MAX_DEPTH } from './json/read.ts';
