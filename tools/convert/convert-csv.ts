@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { editedName } from '../core/schema.ts';
-import { encodeText, rawCsvText, readRawCsv, unencodable1252, type RawEncoding } from '../formats/index.ts';
+import { EncodedText, readRawCsv, rewriteCsv, unencodable1252, type RawEncoding } from '../formats/index.ts';
 
 const INPUT_DELIMITERS = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' } as const;
 const DELIMITERS = { ...INPUT_DELIMITERS, space: ' ' } as const;
@@ -42,32 +42,28 @@ export default defineTool({
       ...(given === 'auto' ? {} : { delimiter: INPUT_DELIMITERS[given] }),
       ...(opts['input-encoding'] === 'auto' ? {} : { encoding: opts['input-encoding'] as RawEncoding }),
     });
-    if (csv.unclosedLine !== null) throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.unclosed-quote', params: { name: file.name.slice(0, 200), line: csv.unclosedLine } });
-    if (opts.encoding === 'windows-1252') {
-      const bad = unencodable1252(delimiter) ?? unencodable1252(csv.text);
-      if (bad) throw new ToolError('invalid_option', { option: 'encoding', messageKey: 'error-details.not-1252', params: { option: 'encoding', char: bad.char, code: `U+${bad.char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`, line: bad.line } });
-    }
-
+    const refuse = (bad: { char: string; line: number }) =>
+      new ToolError('invalid_option', { option: 'encoding', messageKey: 'error-details.not-1252', params: { option: 'encoding', char: bad.char, code: `U+${bad.char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`, line: bad.line } });
     // Decimal marks: only whole fields that are a plain decimal number.
-    let changed = 0;
-    const records =
-      decimal === 'keep'
-        ? csv.records
-        : csv.records.map((r) =>
-            r.map((f) => {
-              if (decimal === 'comma' ? !POINT.test(f) : !COMMA.test(f)) return f;
-              changed++;
-              return decimal === 'comma' ? f.replace('.', ',') : f.replace(',', '.');
-            }),
-          );
-    const widths = new Map<number, number>();
-    for (const r of csv.records) if (!(r.length === 1 && r[0] === '')) widths.set(r.length, (widths.get(r.length) ?? 0) + 1);
+    const field = decimal === 'keep' ? undefined : decimal === 'comma' ? (f: string) => (POINT.test(f) ? f.replace('.', ',') : undefined) : (f: string) => (COMMA.test(f) ? f.replace(',', '.') : undefined);
+    const rewrite = { delimiter, quote: opts.quote, lineEnding: opts['line-ending'] === 'crlf' ? '\r\n' : '\n', ...(field ? { field } : {}) } as const;
+    const encoded = new EncodedText(opts.encoding, opts.bom);
+    const out = rewriteCsv(csv.text, csv.delimiter, rewrite, (t) => encoded.push(t));
+    if ('unclosedLine' in out) throw new ToolError('invalid_file', { option: 'file', messageKey: 'error-details.unclosed-quote', params: { name: file.name.slice(0, 200), line: out.unclosedLine } });
+    const badDelimiter = opts.encoding === 'windows-1252' ? unencodable1252(delimiter) : null;
+    if (badDelimiter) throw refuse(badDelimiter);
+    const { widths, changed } = out;
     const usual = [...widths.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
     const ragged = [...widths.entries()].reduce((n, [w, c]) => (w === usual ? n : n + c), 0);
 
-    const text = rawCsvText(records, { delimiter, quote: opts.quote, lineEnding: opts['line-ending'] === 'crlf' ? '\r\n' : '\n', finalBreak: csv.finalBreak });
-    const bytes = encodeText(text, opts.encoding, opts.bom);
-    const found = { delimiter: ctx.t(`names.delimiter-${NAMES[csv.delimiter] ?? 'comma'}`), encoding: csv.encoding, rows: csv.records.length, changed };
+    if (encoded.bad !== null) {
+      // Its line: the rewrite made again whole, only for this error.
+      const pieces: string[] = [];
+      rewriteCsv(csv.text, csv.delimiter, rewrite, (t) => pieces.push(t) > 0);
+      throw refuse(unencodable1252(pieces.join(''))!);
+    }
+    const bytes = encoded.bytes();
+    const found = { delimiter: ctx.t(`names.delimiter-${NAMES[csv.delimiter] ?? 'comma'}`), encoding: csv.encoding, rows: out.records, changed };
     ctx.message('info', 'csv_converted', found);
     if (ragged > 0) ctx.message('info', 'csv_ragged_kept', { count: ragged, fields: usual });
     const ext = delimiter === '\t' ? 'tsv' : 'csv';

@@ -40,8 +40,9 @@ export { titleRow, titleCell } from './table/titles.ts';
 export { namedTitles, titlesBeside, uniqueNames } from './table/names.ts';
 export { listText } from './report.ts';
 export { typingFor, writeEdited, type EditedTable } from './table/edit.ts';
+export { laidOut } from './csv/book.ts';
 export { DELIMITERS, decodeWindows1252 } from './csv/read.ts';
-export { encodeText, rawCsvText, readRawCsv, unencodable1252, type RawCsv, type RawEncoding } from './csv/raw.ts';
+export { EncodedText, readRawCsv, rewriteCsv, unencodable1252, type RawCsv, type RawEncoding } from './csv/raw.ts';
 export { JSON_MAX_DEPTH } from './json/read.ts';
 export { planColumns, renderPdf, PDF_CELL_CHARS, PDF_LINES_PER_ROW, type PdfTable } from './pdf/layout.ts';
 // Documents for people (tools.md §2.6 display form) and the text formats written from rows.

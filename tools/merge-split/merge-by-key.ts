@@ -9,7 +9,7 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { columnList, optionalColumnRef, columnRef, resolveColumn, resolveColumns } from '../core/columns.ts';
 import { editedFormat, editedName, editFormat, hasHeader } from '../core/schema.ts';
-import { csvText, listText, openWorkbook, titlesBeside, writeEdited, type AnyCell, type Cell, type Row, type RowBatch, type Table } from '../formats/index.ts';
+import { csvText, laidOut, listText, openWorkbook, titlesBeside, writeEdited, type AnyCell, type Cell, type Row, type RowBatch, type Table } from '../formats/index.ts';
 
 const MAX_COLUMNS = 1000;
 
@@ -108,34 +108,41 @@ export default defineTool({
     const counts = { matched: 0, unmatched: 0, firstUnmatched: 0, written: 0, appended: 0 };
     const firstRow = header ? 2 : 1;
 
-    // One result row, sized once: the main row's cells, then the brought ones (or `fill` where none matched).
-    const joinedRow = (row: Row, fill: Cell[] | null, hit: Row | null): AnyCell[] => {
-      const out = new Array<AnyCell>(width);
-      for (let c = 0; c < main.width; c++) out[c] = row[c] ?? null;
-      for (let j = 0; j < brought.length; j++) out[main.width + j] = hit ? (hit[brought[j]] ?? null) : fill![j];
-      return out;
-    };
+    // The result's columns: the main row's, then the brought ones (added columns -1 - j).
+    const layout = [...Array.from({ length: main.width }, (_, c) => c), ...brought.map((_, j) => -1 - j)];
 
-    function* joined(): Generator<readonly (readonly AnyCell[])[]> {
+    function* joined(): Generator<RowBatch | readonly (readonly AnyCell[])[]> {
       let at = 0;
       for (const batch of main as Iterable<RowBatch>) {
-        const out: AnyCell[][] = [];
-        for (const row of batch.rows()) {
-          const key = keyOf(row[keyCol] ?? null, ignoreCase);
+        // The key column alone: the main rows are made only by the writer that needs them (a CSV's records are
+        // copied as their bytes, csv/write.ts laidOut).
+        const keys = batch.column(keyCol);
+        const picked: number[] = [];
+        const added: Cell[][] = brought.map(() => []);
+        for (let i = 0; i < keys.length; i++) {
+          const key = keyOf(keys[i] ?? null, ignoreCase);
           const hits = key === null ? undefined : byKey.get(key);
           if (hits === undefined) {
             if (counts.unmatched++ === 0) counts.firstUnmatched = at + firstRow;
-            if (joinType !== 'inner') out.push(joinedRow(row, missing, null));
+            if (joinType !== 'inner') {
+              picked.push(i);
+              for (let j = 0; j < brought.length; j++) added[j].push(missing[j]);
+            }
           } else {
             counts.matched++;
             usedKeys?.add(key!);
             const n = all ? hits.length : 1;
-            for (let h = 0; h < n; h++) out.push(joinedRow(row, null, lookupRows[hits[h]]));
+            for (let h = 0; h < n; h++) {
+              const hit = lookupRows[hits[h]];
+              picked.push(i);
+              for (let j = 0; j < brought.length; j++) added[j].push(hit[brought[j]] ?? null);
+            }
           }
           at++;
         }
-        counts.written += out.length;
-        yield out;
+        counts.written += picked.length;
+        const rows = picked.length === batch.length && picked.every((p, i) => p === i) ? batch : batch.pick(picked);
+        yield laidOut(rows, layout, added, null);
       }
       if (usedKeys) {
         // Lookup rows whose key matched no row: appended, their key in the main key column.

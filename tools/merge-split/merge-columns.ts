@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { columnList, resolveColumns } from '../core/columns.ts';
 import { editedFormat, editedName, editFormat, hasHeader } from '../core/schema.ts';
-import { displayText, listText, openWorkbook, titlesBeside, typingFor, writeEdited, type AnyCell, type Cell, type RowBatch } from '../formats/index.ts';
+import { displayText, laidOut, listText, openWorkbook, titlesBeside, typingFor, writeEdited, type Cell, type RowBatch } from '../formats/index.ts';
 
 const SEPARATORS = { space: ' ', comma: ',', 'comma-space': ', ', semicolon: ';', dash: ' - ', newline: '\n', none: '' } as const;
 type Keyword = keyof typeof SEPARATORS;
@@ -61,23 +61,27 @@ export default defineTool({
       if (cells) titleCells = layout.map((c) => (c === 'new' ? name : (cells[c] ?? null)));
     }
 
+    // Output column i is source column order[i], or the new one (-1).
+    const order = layout.map((c) => (c === 'new' ? -1 : c));
     let joined = 0;
-    function* rows(): Generator<AnyCell[][]> {
+    function* rows(): Generator<RowBatch> {
       for (const batch of table as Iterable<RowBatch>) {
-        const out: AnyCell[][] = [];
-        for (const row of batch.rows()) {
-          const parts: string[] = [];
+        // The source columns alone: a CSV's records decode only these fields.
+        const columns = sources.map((c) => batch.column(c));
+        const values: Cell[] = new Array(batch.length);
+        const parts: string[] = [];
+        for (let j = 0; j < batch.length; j++) {
+          parts.length = 0;
           let any = false;
-          for (const c of sources) {
-            const s = text(row[c] ?? null);
+          for (const column of columns) {
+            const s = text(column[j] ?? null);
             if (s !== '') any = true;
             if (s !== '' || !skipEmpty) parts.push(s);
           }
-          const value = any ? parts.join(separator) : null;
+          values[j] = any ? parts.join(separator) : null;
           if (any) joined++;
-          out.push(layout.map((c) => (c === 'new' ? value : type ? type(row[c] ?? null) : (row[c] ?? null))));
         }
-        yield out;
+        yield laidOut(batch, order, [values], type);
       }
     }
 

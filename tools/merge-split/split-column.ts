@@ -8,7 +8,7 @@ import { defineTool } from '../core/define.ts';
 import { columnList, columnRef, listItems, resolveColumn } from '../core/columns.ts';
 import { ToolError } from '../core/errors.ts';
 import { editedFormat, editedName, editFormat, hasHeader } from '../core/schema.ts';
-import { displayText, listText, openWorkbook, titlesBeside, typingFor, writeEdited, type AnyCell, type Cell, type RowBatch } from '../formats/index.ts';
+import { displayText, laidOut, listText, openWorkbook, titlesBeside, typingFor, writeEdited, type AnyCell, type Cell, type RowBatch } from '../formats/index.ts';
 
 const NAMED = { comma: ',', semicolon: ';', tab: '\t', pipe: '|' } as const;
 const MAX_PARTS = 100;
@@ -122,7 +122,8 @@ export default defineTool({
     const max = opts['max-parts'];
     const trim = opts['trim-parts'];
     const words = { true: ctx.t('display.true'), false: ctx.t('display.false') };
-    const type = typingFor(table, format) ?? ((c: Cell) => c);
+    const typing = typingFor(table, format);
+    const type = typing ?? ((c: Cell) => c);
     const partsOf = (c: Cell): string[] | null => {
       if (c === null) return null;
       const text = typeof c === 'string' ? c : displayText(c, { lang: ctx.lang, words });
@@ -132,11 +133,10 @@ export default defineTool({
     };
     const cellOf = (p: string | undefined): Cell => (p === undefined || p === '' ? null : p);
     const firstRow = opts['has-header'] ? 2 : 1;
-    const rows = table.rows();
     let splitCells = 0;
 
     let head: { header: string[] | null; width: number };
-    let out: () => Generator<AnyCell[][]>;
+    let out: () => Generator<AnyCell[][] | RowBatch<AnyCell>>;
     if (opts.into === 'rows') {
       head = { header: table.header, width: table.width };
       let written = 0;
@@ -156,11 +156,12 @@ export default defineTool({
           written += chunk.length;
           yield chunk;
         }
-        ctx.message('info', 'column_split_rows', { rows: rows.length, written, cells: splitCells, sheet: table.name });
+        ctx.message('info', 'column_split_rows', { rows: table.rowCount, written, cells: splitCells, sheet: table.name });
       };
     } else {
-      // The parts of every row first: the number of new columns is the most parts found.
-      const all = rows.map((r) => partsOf(r[col] ?? null));
+      // The parts of every row first, read from the column alone: the number of new columns is the most parts found.
+      const all: (string[] | null)[] = [];
+      for (const batch of table as Iterable<RowBatch>) for (const c of batch.column(col)) all.push(partsOf(c));
       let most = 0;
       let mostAt = 0;
       all.forEach((p, i) => {
@@ -187,18 +188,19 @@ export default defineTool({
         while (header.length < table.width - (keep ? 0 : 1) + count) header.push('');
       }
       head = { header, width: table.width - (keep ? 0 : 1) + count };
+      // Output column i is source column layout[i], or the part -1 - layout[i].
+      const layout = [...Array.from({ length: before }, (_, c) => c), ...Array.from({ length: count }, (_, p) => -1 - p), ...Array.from({ length: table.width - after }, (_, c) => after + c)];
       out = function* () {
         let i = 0;
         for (const batch of table as Iterable<RowBatch>) {
-          const chunk: AnyCell[][] = [];
-          for (const row of batch.rows()) {
+          const added: Cell[][] = Array.from({ length: count }, () => new Array<Cell>(batch.length));
+          for (let j = 0; j < batch.length; j++) {
             const parts = all[i++] ?? [];
-            const typed = Array.from({ length: table.width }, (_, c) => type(row[c] ?? null));
-            chunk.push([...typed.slice(0, before), ...Array.from({ length: count }, (_, p) => cellOf(parts[p])), ...typed.slice(after)]);
+            for (let p = 0; p < count; p++) added[p][j] = cellOf(parts[p]);
           }
-          yield chunk;
+          yield laidOut(batch, layout, added, typing);
         }
-        ctx.message('info', 'column_split_columns', { rows: rows.length, columns: count, cells: splitCells, sheet: table.name });
+        ctx.message('info', 'column_split_columns', { rows: table.rowCount, columns: count, cells: splitCells, sheet: table.name });
       };
     }
 

@@ -180,3 +180,72 @@ export class RecordBatch implements RowBatch {
     return new RecordBatch(this.src, this.ks, this.typed, col);
   }
 }
+
+/**
+ * Records of a CSV with their columns laid out anew (merge-columns, split-column): output column `i` is the
+ * source column `layout[i]`, or, when that is negative, the added column `-1 - layout[i]`, whose cells (one per
+ * record) are in `added`. Source cells go through `type` when given (a workbook result); added ones are kept
+ * as they are. A CSV writer with the same delimiter copies the source fields' bytes and writes only the added
+ * cells (csv/write.ts); every other writer gets rows.
+ */
+export class LaidOutRecords implements RowBatch<Cell> {
+  constructor(
+    readonly src: CsvRecords,
+    /** Record numbers, in order. */
+    readonly ks: Int32Array,
+    readonly layout: Int32Array,
+    readonly added: readonly (readonly Cell[])[],
+    readonly type: ((c: Cell) => Cell) | null,
+  ) {}
+
+  get length(): number {
+    return this.ks.length;
+  }
+
+  rows(): Row[] {
+    const { src, ks, layout, added, type } = this;
+    const out: Row[] = new Array(ks.length);
+    for (let j = 0; j < ks.length; j++) {
+      const fields = src.row(ks[j]);
+      const row: Cell[] = new Array(layout.length);
+      for (let i = 0; i < layout.length; i++) {
+        const c = layout[i];
+        row[i] = c < 0 ? added[-1 - c][j] : type ? type(fields[c] ?? null) : (fields[c] ?? null);
+      }
+      out[j] = row;
+    }
+    return out;
+  }
+
+  column(col: number): Cell[] {
+    const c = this.layout[col];
+    if (c < 0) return this.added[-1 - c].slice();
+    const texts: Cell[] = this.src.column(this.ks, c);
+    return this.type ? texts.map(this.type) : texts;
+  }
+
+  slice(from: number, to: number): RowBatch {
+    return new LaidOutRecords(this.src, this.ks.subarray(from, to), this.layout, this.added.map((a) => a.slice(from, to)), this.type);
+  }
+
+  pick(at: ArrayLike<number>): RowBatch {
+    const ks = new Int32Array(at.length);
+    for (let i = 0; i < ks.length; i++) ks[i] = this.ks[at[i]];
+    const added = this.added.map((a) => Array.from({ length: at.length }, (_, i) => a[at[i]]));
+    return new LaidOutRecords(this.src, ks, this.layout, added, this.type);
+  }
+
+  without(col: number): RowBatch {
+    return new LaidOutRecords(this.src, this.ks, this.layout.filter((_, i) => i !== col), this.added, this.type);
+  }
+}
+
+/**
+ * A batch with its columns laid out anew, as LaidOutRecords describes: records of a CSV read as text stay
+ * records (their fields are copied as bytes by a CSV writer), any other batch becomes rows.
+ */
+export function laidOut(batch: RowBatch<Cell>, layout: readonly number[], added: readonly (readonly Cell[])[], type: ((c: Cell) => Cell) | null): RowBatch<Cell> {
+  if (batch instanceof RecordBatch && !batch.typed && batch.drop < 0) return new LaidOutRecords(batch.src, batch.ks, Int32Array.from(layout), added, type);
+  const rows = batch.rows();
+  return new ArrayBatch(rows.map((row, j) => layout.map((c) => (c < 0 ? added[-1 - c][j] : type ? type(row[c] ?? null) : (row[c] ?? null)))));
+}

@@ -9,7 +9,7 @@ import { titleRow } from '../table/titles.ts';
 import { nulFilter, type CharFilter } from '../removed.ts';
 import type { ResultBudget } from '../budget.ts';
 import type { TableWriter } from '../xlsx/write.ts';
-import { RecordBatch } from './book.ts';
+import { LaidOutRecords, RecordBatch } from './book.ts';
 import { PLAIN } from './records.ts';
 
 /** Plain decimal text of a number: a point, no exponent, `-0` as `0`. */
@@ -185,6 +185,102 @@ export class CsvWriter {
     this.chunks.push(batch);
   }
 
+  /**
+   * Records of a CSV read with the same delimiter, their columns laid out anew (LaidOutRecords): each run of
+   * consecutive source columns copied as the bytes it is in the file, the added cells written as rows() writes
+   * a cell, straight into bytes. A batch with a record whose bytes are not what writeCsv would write
+   * (csv/records.ts PLAIN) goes through rows(). The same bytes as rows() of the batch's rows, without a string
+   * per field.
+   */
+  laidOut(batch: LaidOutRecords): void {
+    const { src, ks, layout } = batch;
+    const { bytes, starts, ends, counts, flags } = src;
+    for (let j = 0; j < ks.length; j++) if (!(flags[ks[j]] & PLAIN)) return this.rows(batch.rows());
+    if (this.out.length > 0) {
+      this.encode(this.out);
+      this.out = '';
+    }
+    const { delimiter, special, unusual } = this;
+    const d = delimiter.charCodeAt(0);
+    const width = src.width;
+    const texts = batch.added.map((cells) => cells.map((c) => (typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c))));
+    // The layout as pieces [from, to]: a run of consecutive source columns, or an added column (both -1 - j).
+    const pieces: number[] = [];
+    for (let i = 0; i < layout.length; i++) {
+      const c = layout[i];
+      if (c >= 0 && i > 0 && layout[i - 1] >= 0 && layout[i - 1] === c - 1) pieces[pieces.length - 1] = c;
+      else pieces.push(c, c);
+    }
+    // The last field whose bounds a piece needs: a run that reaches the last column ends with the record.
+    let upTo = 0;
+    for (let x = 0; x < pieces.length; x += 2) if (pieces[x] >= 0) upTo = Math.max(upTo, pieces[x], pieces[x + 1] < width - 1 ? pieces[x + 1] : 0);
+    // At most: the record, a delimiter per column, CRLF and `""`; 3 bytes a UTF-16 unit of an added text, plus
+    // its quotes doubled and its own two.
+    let bound = 0;
+    for (let j = 0; j < ks.length; j++) bound += ends[ks[j]] - starts[ks[j]] + layout.length + 4;
+    for (const t of texts) for (let j = 0; j < t.length; j++) bound += 4 * t[j].length + 2;
+    if (this.scratch.length < bound) this.scratch = Buffer.allocUnsafe(Math.max(bound, 2 * this.scratch.length));
+    const buf = this.scratch;
+    const source = bytes.buffer;
+    const offset = bytes.byteOffset;
+    const spans = this.spans.length >= 2 * width ? this.spans : (this.spans = new Int32Array(2 * width));
+    let p = 0;
+    let column = 0;
+    for (let j = 0; j < ks.length; j++) {
+      const k = ks[j];
+      const n = counts[k];
+      src.spansInto(k, spans, Math.min(upTo, n - 1));
+      const lineStart = p;
+      column = 0;
+      for (let x = 0; x < pieces.length; x += 2) {
+        if (x > 0) buf[p++] = d;
+        const a = pieces[x];
+        if (a < 0) {
+          let t = texts[-1 - a][j];
+          if (t !== '') {
+            if (unusual.test(t)) {
+              const ref = `${columnLetter(column)}${this.written + j + 1}`;
+              t = csvField(this.nul.clean(t, () => ref), special);
+            }
+            p += buf.write(t, p);
+          }
+          column++;
+          continue;
+        }
+        const b = pieces[x + 1];
+        column += b - a + 1;
+        // Fields past the record's last are empty: only their delimiters.
+        let missing = b - a;
+        if (a < n) {
+          const s = spans[2 * a];
+          const e = b < n - 1 ? spans[2 * b + 1] : ends[k];
+          missing = b < n - 1 ? 0 : b - (n - 1);
+          if (e - s > 64) {
+            // A view per run: Buffer#copy's argument checks cost more than the copy (see copy()).
+            buf.set(new Uint8Array(source, offset + s, e - s), p);
+            p += e - s;
+          } else for (let i = s; i < e; i++) buf[p++] = bytes[i];
+        }
+        for (; missing > 0; missing--) buf[p++] = d;
+      }
+      // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
+      if (layout.length === 1 && p === lineStart) {
+        buf[p++] = 34;
+        buf[p++] = 34;
+      }
+      buf[p++] = CR;
+      buf[p++] = LF;
+    }
+    this.written += ks.length;
+    // Exactly sized, its own memory: the scratch is the next batch's.
+    const chunk = Buffer.from(buf.subarray(0, p));
+    this.budget?.add(chunk.length);
+    this.chunks.push(chunk);
+  }
+
+  private scratch = Buffer.alloc(0);
+  private spans = new Int32Array(0);
+
   /** The CSV's bytes; the writer is done. */
   finish(): Uint8Array {
     this.encode(this.out);
@@ -321,6 +417,7 @@ export function csvWriter(head: TableHead, o: CsvWriterOptions = {}): TableWrite
       first.take(batch);
       count += batch.length;
       if (batch instanceof RecordBatch && !batch.typed && batch.src.delimiter === delimiter) csv.records(batch);
+      else if (batch instanceof LaidOutRecords && batch.type === null && batch.src.delimiter === delimiter) csv.laidOut(batch);
       else csv.rows(rowsOf(batch));
     },
     end(): Written {
