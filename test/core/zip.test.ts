@@ -18,10 +18,10 @@ for i in z.infolist():
     print(i.filename, i.compress_type, i.file_size, i.date_time[0], z.read(i)[:12].decode('latin1').replace('\\r', '\\\\r').replace('\\n', '\\\\n'))
 `;
 
-test('zipFiles: text deflated in several pieces, compressed formats stored, empty files, one fixed date; Python reads every CRC', () => {
+test('zipFiles: text deflated in several pieces, compressed formats stored, empty files, one fixed date; Python reads every CRC', async () => {
   const big = new TextEncoder().encode('a;b\r\n'.repeat(600_000)); // 3 MB: several deflate pieces
   const xlsx = new Uint8Array([0x50, 0x4b, 3, 4, 9, 9, 9]);
-  const zip = zipFiles(
+  const zip = await zipFiles(
     [
       { name: 'parte-001.csv', contentType: 'text/csv', bytes: big },
       { name: 'libro.xlsx', contentType: 'x', bytes: xlsx },

@@ -91,7 +91,7 @@ export async function execute(tool: AnyTool, files: InputFile[], opts: Record<st
   const results = out.files.map((f, i) => ({ name: names[i], contentType: f.contentType, bytes: f.bytes }));
   // A download answers with the file alone: previews would only be built and copied across threads for nothing.
   if (o.download) {
-    return { files: results.length > 1 ? [zipFiles(results, `${t(o.lang, 'names.zip')}.zip`)] : results, preview: null, textPreview: null, messages };
+    return { files: results.length > 1 ? [await zipFiles(results, `${t(o.lang, 'names.zip')}.zip`)] : results, preview: null, textPreview: null, messages };
   }
   const textFile = results.find((f) => textPreviewOf(f) !== null);
   return {
