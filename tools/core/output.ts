@@ -1,6 +1,6 @@
 // Result files: safe names, media types, ZIP packaging, and the previews every answer carries.
 import { extensionOf } from './files.ts';
-import { decodeWindows1252, deflatePieces, zipBuilder } from '../formats/index.ts';
+import { decodeWindows1252, deflatePieces, zipBuilder, type Deflated } from '../formats/index.ts';
 import { CellError, FullCell, isoDate, widthOf, columnLetter, type AnyCell, type Cell, type Row, type TableData, type TablePreview } from '../formats/index.ts';
 
 export interface OutputFile {
@@ -113,9 +113,9 @@ const STORED = new Set(['xlsx', 'ods', 'docx', 'zip', 'pdf']);
  * about 15% larger: the caller waits for the time, not for the bytes, on a download. Every file is deflated at
  * once, in pieces, on libuv's threads (deflatePieces): the job's thread has nothing else to do meanwhile.
  */
-export async function zipFiles(files: OutputFile[], zipName: string): Promise<OutputFile> {
+export async function zipFiles(files: OutputFile[], zipName: string, early: EarlyDeflate | null = null): Promise<OutputFile> {
   const names = uniqueNames(files.map((f) => f.name));
-  const deflated = await Promise.all(files.map((f) => (STORED.has(extensionOf(f.name)) ? null : deflatePieces(f.bytes, 1))));
+  const deflated = await Promise.all(files.map((f) => (STORED.has(extensionOf(f.name)) ? null : (early?.of(f.bytes) ?? deflatePieces(f.bytes, 1)))));
   const zip = zipBuilder();
   files.forEach((f, i) => {
     const d = deflated[i];
@@ -123,6 +123,33 @@ export async function zipFiles(files: OutputFile[], zipName: string): Promise<Ou
     else zip.deflatedBytes(names[i], d);
   });
   return { name: zipName, contentType: CONTENT_TYPES.zip, bytes: zip.finish() };
+}
+
+/**
+ * A download's result files deflated while the tool is still making the next ones (split-by-column writes a
+ * part per value): from the second file on, the run's result is a ZIP, so each text file made is deflated on
+ * libuv's threads at once. A single file goes out as it is, and is never deflated.
+ */
+export class EarlyDeflate {
+  private readonly waiting: OutputFile[] = [];
+  private readonly started = new Map<Uint8Array, Promise<Deflated>>();
+  private count = 0;
+
+  made(f: OutputFile): void {
+    this.waiting.push(f);
+    if (++this.count < 2) return;
+    for (const w of this.waiting.splice(0)) {
+      if (STORED.has(extensionOf(w.name)) || this.started.has(w.bytes)) continue;
+      const d = deflatePieces(w.bytes, 1);
+      // A run that fails after this never asks for it.
+      d.catch(() => {});
+      this.started.set(w.bytes, d);
+    }
+  }
+
+  of(bytes: Uint8Array): Promise<Deflated> | undefined {
+    return this.started.get(bytes);
+  }
 }
 
 export const PREVIEW_ROWS = 20;
