@@ -136,21 +136,25 @@ test('crc32Combine: the CRC-32 of A then B, from the CRCs of each, for lengths f
 test('A download of several files: each file is deflated as the tool makes it (from the second on) and the ZIP holds exactly the files an inline run gives; Python checks every CRC', async () => {
   const { runTool, inputFile } = await import('../helpers/run-tool.ts');
   const splitByColumn = (await import('../../tools/merge-split/split-by-column.ts')).default;
+  const splitRows = (await import('../../tools/merge-split/split-rows.ts')).default;
   // 3 groups, one past a deflate piece (1 MB), with UTF-8 text and quotes kept as written.
   const rows = ['zona,texto,n'];
   for (let i = 0; i < 120_000; i++) rows.push(`${['norte', 'sur', 'año'][i % 3]},"dijo ""hola"" ñandú ${i}",${i * 1.5}`);
   const input = inputFile('datos.csv', rows.join('\r\n') + '\r\n');
-  const inline = await runTool(splitByColumn, [input], { column: 'zona', format: 'csv' });
-  const download = await runTool(splitByColumn, [input], { column: 'zona', format: 'csv' }, { download: true });
-  assert.equal(inline.files.length, 3);
-  assert.equal(download.files.length, 1);
-  assert.ok(inline.files[0].bytes.length > 1 << 20, 'one part spans several deflate pieces');
   const dir = mkdtempSync(join(tmpdir(), 'zip-'));
   try {
-    writeFileSync(join(dir, 'd.zip'), download.files[0].bytes);
-    const script = 'import sys, zipfile, hashlib\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nfor i in z.infolist(): print(i.filename, i.compress_type, hashlib.sha256(z.read(i)).hexdigest())';
-    const out = execFileSync('python3', ['-c', script, join(dir, 'd.zip')], { encoding: 'utf8' }).trim().split('\n');
-    assert.deepEqual(out, inline.files.map((f) => `${f.name} 8 ${createHash('sha256').update(f.bytes).digest('hex')}`));
+    // split-rows names its parts as they are cut (the count is known), split-by-column after grouping.
+    for (const [tool, opts, parts] of [[splitByColumn, { column: 'zona', format: 'csv' }, 3], [splitRows, { 'rows-per-file': 50_000, format: 'csv' }, 3]] as const) {
+      const inline = await runTool(tool as never, [input], opts);
+      const download = await runTool(tool as never, [input], opts, { download: true });
+      assert.equal(inline.files.length, parts);
+      assert.equal(download.files.length, 1);
+      assert.ok(inline.files[0].bytes.length > 1 << 20, 'one part spans several deflate pieces');
+      writeFileSync(join(dir, 'd.zip'), download.files[0].bytes);
+      const script = 'import sys, zipfile, hashlib\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nfor i in z.infolist(): print(i.filename, i.compress_type, hashlib.sha256(z.read(i)).hexdigest())';
+      const out = execFileSync('python3', ['-c', script, join(dir, 'd.zip')], { encoding: 'utf8' }).trim().split('\n');
+      assert.deepEqual(out, inline.files.map((f) => `${f.name} 8 ${createHash('sha256').update(f.bytes).digest('hex')}`));
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
