@@ -234,6 +234,14 @@ class ByteOut {
     for (let i = 0; i < s.length; i++) o[at++] = s.charCodeAt(i);
     this.at = at;
   }
+  /** Bytes copied as they are (a few: a number). */
+  copy(b: Uint8Array, from: number, to: number): void {
+    this.room(to - from);
+    const o = this.buf;
+    let at = this.at;
+    for (let i = from; i < to; i++) o[at++] = b[i];
+    this.at = at;
+  }
   text(s: string): void {
     this.room(s.length * 3);
     this.at += this.buf.write(s, this.at, 'utf8');
@@ -323,6 +331,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
       const s = i;
       let ascii: string | null = null;
       let empty = false;
+      let plain = false;
       if (i < end && b[i] === QUOTE && !(literal.size > 0 && literal.has(i))) {
         const c = b[i + 1];
         let typed: Cell | undefined;
@@ -361,7 +370,10 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
         } else {
           while (i < end && b[i] !== d) i++;
           const len = i - s;
-          if (CANDIDATE[c] === NUMERIC || len === 4 || len === 5 || len === 9) {
+          // The commonest typed values need no text made: a number written as String() writes it is copied,
+          // and the lower-case boolean words are themselves.
+          if (CANDIDATE[c] === NUMERIC ? plainNumber(b, s, i) : (len === 4 && isWord(b, s, TRUE)) || (len === 5 && isWord(b, s, FALSE))) plain = true;
+          else if (CANDIDATE[c] === NUMERIC || len === 4 || len === 5 || len === 9) {
             const t = line.slice(s - start, i - start);
             // A date's text is remembered by its own text: a column of dates repeats them.
             const maybeDate = len >= 8 && (b[s + 4] === MINUS || b[s + 1] === SLASH || b[s + 2] === SLASH);
@@ -381,6 +393,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
         key(col, written++ === 0);
         if (empty) out.ascii('null');
         else if (ascii !== null) out.ascii(ascii);
+        else if (plain) out.copy(b, s, i);
         else {
           out.room(6 * (i - s) + 2);
           escapedBytes(out, b, s, i);
@@ -434,6 +447,43 @@ for (const c of '0123456789-.') CANDIDATE[c.charCodeAt(0)] = NUMERIC;
 for (const c of 'tfvTFV') CANDIDATE[c.charCodeAt(0)] = WORD;
 const SLASH = 47;
 const ZERO = 48;
+
+const DOT = 46;
+const NINE = 57;
+const TRUE = new Uint8Array(Buffer.from('true'));
+const FALSE = new Uint8Array(Buffer.from('false'));
+
+function isWord(b: Uint8Array, at: number, word: Uint8Array): boolean {
+  for (let k = 0; k < word.length; k++) if (b[at + k] !== word[k]) return false;
+  return true;
+}
+
+/**
+ * Whether the bytes `from`–`to` are a number detectType types (csv/detect-type.ts) that plainAsText would copy
+ * as it is: `-?(0|[1-9]\d*)(\.\d*[1-9])?`, not `-0`, at most 15 significant digits, fewer than six zeros
+ * after `0.`. Anything else (a decimal comma, `.5`, trailing zeros, ids…) goes the way of text and detectType.
+ */
+function plainNumber(b: Uint8Array, from: number, to: number): boolean {
+  let i = b[from] === MINUS ? from + 1 : from;
+  if (i >= to) return false;
+  let significant = 0;
+  if (b[i] === ZERO) {
+    i++;
+    if (i < to && b[i] >= ZERO && b[i] <= NINE) return false;
+  } else {
+    for (; i < to && b[i] >= ZERO && b[i] <= NINE; i++) significant++;
+    if (significant === 0) return false;
+  }
+  if (i === to) return significant <= 15 && !(significant === 0 && from < i - 1);
+  if (b[i] !== DOT) return false;
+  const fraction = ++i;
+  let zeros = 0;
+  for (; i < to && b[i] >= ZERO && b[i] <= NINE; i++) {
+    if (significant > 0 || b[i] !== ZERO) significant++;
+    else zeros++;
+  }
+  return i === to && i > fraction && b[to - 1] !== ZERO && significant <= 15 && zeros < 6;
+}
 
 /**
  * Whether String(n) writes a number detectType read from `t` exactly as `t` (then `t` is copied): a
