@@ -69,11 +69,11 @@ interface Write {
 }
 
 /** Where each result goes: a folder (one file each), one file (a ZIP when there are several), or stdout. */
-function plan(files: OutputFile[], output: string | undefined, zipName: string): Write[] | 'stdout' {
+async function plan(files: OutputFile[], output: string | undefined, zipName: string): Promise<Write[] | 'stdout'> {
   if (output === '-') return 'stdout';
   const folder = output === undefined || output.endsWith('/') || output.endsWith(sep) || (existsSync(output) && statSync(output).isDirectory());
   if (folder) return files.map((f) => ({ path: join(output ?? '.', f.name), bytes: f.bytes }));
-  return [{ path: output, bytes: files.length === 1 ? files[0].bytes : zipFiles(files, zipName).bytes }];
+  return [{ path: output, bytes: files.length === 1 ? files[0].bytes : (await zipFiles(files, zipName)).bytes }];
 }
 
 /** A result that could not be written. */
@@ -142,13 +142,13 @@ export async function runCommand(tool: AnyTool, argv: readonly string[], lang: L
     kernel = localKernel();
     const result = await kernel.invoke(tool.id, { args: options, files }, { ...LOCAL_CALLER, lang });
     const zipName = `${t(result.lang, 'names.zip')}.zip`;
-    const writes = plan(result.files, args.output, zipName);
+    const writes = await plan(result.files, args.output, zipName);
     if (writes !== 'stdout' && !args.force) {
       const taken = writes.find((w) => existsSync(w.path));
       if (taken) throw new UsageError('exists', { path: taken.path });
     }
     if (writes === 'stdout') {
-      const bytes = result.files.length === 1 ? result.files[0].bytes : zipFiles(result.files, zipName).bytes;
+      const bytes = result.files.length === 1 ? result.files[0].bytes : (await zipFiles(result.files, zipName)).bytes;
       await new Promise<void>((resolve, reject) => process.stdout.write(bytes, (err) => (err ? reject(new WriteError('-', err)) : resolve())));
     } else writeAll(writes);
     report(lang, args, result, writes);

@@ -18,10 +18,10 @@ for i in z.infolist():
     print(i.filename, i.compress_type, i.file_size, i.date_time[0], z.read(i)[:12].decode('latin1').replace('\\r', '\\\\r').replace('\\n', '\\\\n'))
 `;
 
-test('zipFiles: text deflated in several pieces, compressed formats stored, empty files, one fixed date; Python reads every CRC', () => {
+test('zipFiles: text deflated in several pieces, compressed formats stored, empty files, one fixed date; Python reads every CRC', async () => {
   const big = new TextEncoder().encode('a;b\r\n'.repeat(600_000)); // 3 MB: several deflate pieces
   const xlsx = new Uint8Array([0x50, 0x4b, 3, 4, 9, 9, 9]);
-  const zip = zipFiles(
+  const zip = await zipFiles(
     [
       { name: 'parte-001.csv', contentType: 'text/csv', bytes: big },
       { name: 'libro.xlsx', contentType: 'x', bytes: xlsx },
@@ -131,4 +131,31 @@ test('crc32Combine: the CRC-32 of A then B, from the CRCs of each, for lengths f
   let zerosCrc = 0;
   for (let i = 0; i < 600; i++) zerosCrc = crc32(zeros, zerosCrc);
   assert.equal(crc32Combine(crc32(Buffer.from('head')), zerosCrc, 600 * (1 << 20)), running);
+});
+
+test('A download of several files: each file is deflated as the tool makes it (from the second on) and the ZIP holds exactly the files an inline run gives; Python checks every CRC', async () => {
+  const { runTool, inputFile } = await import('../helpers/run-tool.ts');
+  const splitByColumn = (await import('../../tools/merge-split/split-by-column.ts')).default;
+  const splitRows = (await import('../../tools/merge-split/split-rows.ts')).default;
+  // 3 groups, one past a deflate piece (1 MB), with UTF-8 text and quotes kept as written.
+  const rows = ['zona,texto,n'];
+  for (let i = 0; i < 120_000; i++) rows.push(`${['norte', 'sur', 'año'][i % 3]},"dijo ""hola"" ñandú ${i}",${i * 1.5}`);
+  const input = inputFile('datos.csv', rows.join('\r\n') + '\r\n');
+  const dir = mkdtempSync(join(tmpdir(), 'zip-'));
+  try {
+    // split-rows names its parts as they are cut (the count is known), split-by-column after grouping.
+    for (const [tool, opts, parts] of [[splitByColumn, { column: 'zona', format: 'csv' }, 3], [splitRows, { 'rows-per-file': 50_000, format: 'csv' }, 3]] as const) {
+      const inline = await runTool(tool as never, [input], opts);
+      const download = await runTool(tool as never, [input], opts, { download: true });
+      assert.equal(inline.files.length, parts);
+      assert.equal(download.files.length, 1);
+      assert.ok(inline.files[0].bytes.length > 1 << 20, 'one part spans several deflate pieces');
+      writeFileSync(join(dir, 'd.zip'), download.files[0].bytes);
+      const script = 'import sys, zipfile, hashlib\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nfor i in z.infolist(): print(i.filename, i.compress_type, hashlib.sha256(z.read(i)).hexdigest())';
+      const out = execFileSync('python3', ['-c', script, join(dir, 'd.zip')], { encoding: 'utf8' }).trim().split('\n');
+      assert.deepEqual(out, inline.files.map((f) => `${f.name} 8 ${createHash('sha256').update(f.bytes).digest('hex')}`));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

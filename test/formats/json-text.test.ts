@@ -48,3 +48,35 @@ test('csvJsonBytes: fields longer than the escaping block (quoted and not, escap
   const o: Layout = { pretty: true, width: 2, keys: ['a', 'b'], skipEmpty: false };
   assert.equal(Buffer.from(csvJsonBytes(src, o, null)).toString(), Buffer.from(jsonBytes(table.rows.length, (r) => table.rows[r], o)).toString());
 });
+
+test('csvJsonBytes: numbers, boolean words and days copied from the bytes type as detectType types them (every form at the edge of the copy)', () => {
+  const values = ['0', '-0', '00', '-00', '007', '5', '-5', '0.5', '-0.5', '.5', '-.5', '5.', '1.50', '1.0', '10', '100.25', '0.000001', '0.0000001', '-0.000001', '1.0000001',
+    '123456789012345', '1234567890123456', '-123456789012345', '0.123456789012345', '0.1234567890123456', '12345678.1234567', '12345678.12345678', '1-2', '1.2.3', '12a', '-', '--1', '1e5', '0x1', '1,5', '+1',
+    'true', 'false', 'TRUE', 'False', 'truex', 'tru', 'verdadero', 'falso', 'fals', 'trueish',
+    '2024-02-29', '2023-02-29', '1900-02-29', '2000-02-29', '1900-01-01', '1899-12-30', '1899-12-31', '0999-01-01', '2024-13-01', '2024-00-10', '2024-04-31', '2024-04-30', '2024-12-00',
+    '2024-1-01', '2024-01-1x', '2024/01/01', '9999-12-31', '2024-01-01 10:00', '31/12/2023'];
+  for (const delim of [',', ';']) {
+    const text = 'v' + delim + 'w\n' + values.map((v) => `${v}${delim}${v}x`).join('\n') + '\n' + values.join(delim) + '\n';
+    const file = inputFile('n.csv', text);
+    const src = readCsvRecords(file, { hasHeader: true });
+    const { table } = readCsv(file, { hasHeader: true, detectTypes: true });
+    for (const pretty of [true, false]) {
+      const o: Layout = { pretty, width: src.width, keys: null, skipEmpty: false };
+      const want = Buffer.from(jsonBytes(table.rows.length, (r) => table.rows[r], o)).toString();
+      assert.equal(Buffer.from(csvJsonBytes(src, o, null)).toString(), want);
+    }
+    // The comparison means something: numbers came out as numbers, the rest as text (with `;`, no value splits).
+    if (delim === ',') continue;
+    const last = JSON.parse(Buffer.from(csvJsonBytes(src, { pretty: false, width: src.width, keys: null, skipEmpty: false }, null)).toString()).at(-1);
+    assert.equal(last[values.indexOf('0.5')], 0.5);
+    assert.equal(last[values.indexOf('-0')], 0);
+    assert.equal(last[values.indexOf('007')], '007');
+    assert.equal(last[values.indexOf('0.0000001')], 1e-7);
+    assert.equal(last[values.indexOf('1234567890123456')], '1234567890123456');
+    assert.equal(last[values.indexOf('true')], true);
+    assert.equal(last[values.indexOf('TRUE')], true);
+    assert.equal(last[values.indexOf('2024-02-29')], '2024-02-29');
+    assert.equal(last[values.indexOf('1899-12-30')], '00:00:00');
+    assert.equal(last[values.indexOf('2023-02-29')], '2023-02-29');
+  }
+});

@@ -6,7 +6,7 @@ import { ToolError } from './errors.ts';
 import { mapFormatError } from './format-errors.ts';
 import { extensionOf, type InputFile } from './files.ts';
 import type { Removed } from '../formats/index.ts';
-import { contentTypeOf, previewOf, previewOfFiles, printableParams, safeName, textPreviewOf, uniqueNames, zipFiles, type OutputFile, type Preview } from './output.ts';
+import { contentTypeOf, EarlyDeflate, previewOf, previewOfFiles, printableParams, safeName, textPreviewOf, uniqueNames, zipFiles, type OutputFile, type Preview } from './output.ts';
 
 export interface RunResult {
   /** The result files, or one ZIP of them when the caller downloads several. */
@@ -27,7 +27,7 @@ export interface ExecuteOptions {
 /** What the result files of a run left out (Written.removed), by kind and format: one warning each. */
 type Lost = Map<string, Removed & { format: string }>;
 
-export function createContext(lang: Lang, signal: AbortSignal, messages: Message[], limits: ToolLimits = DEFAULT_TOOL_LIMITS, lost: Lost = new Map()): ToolContext {
+export function createContext(lang: Lang, signal: AbortSignal, messages: Message[], limits: ToolLimits = DEFAULT_TOOL_LIMITS, lost: Lost = new Map(), early: EarlyDeflate | null = null): ToolContext {
   return {
     lang,
     signal,
@@ -37,10 +37,15 @@ export function createContext(lang: Lang, signal: AbortSignal, messages: Message
     file: (name, content, o = {}) => {
       const safe = safeName(name, t(lang, 'names.file'));
       const type = o.charset ? contentTypeOf(safe).replace(/charset=[\w-]+/, `charset=${o.charset}`) : contentTypeOf(safe);
-      if (content instanceof Uint8Array) return { name: safe, contentType: type, bytes: content };
-      // The first cell is named in its sheet in a workbook, else in its file (a part's name is final only here).
-      if (content.removed) tally(lost, { ...content.removed, table: WORKBOOKS.has(extensionOf(safe)) ? content.removed.table : safe }, extensionOf(safe).toUpperCase());
-      return { name: safe, contentType: type, bytes: content.bytes, preview: content.preview };
+      let out: OutputFile;
+      if (content instanceof Uint8Array) out = { name: safe, contentType: type, bytes: content };
+      else {
+        // The first cell is named in its sheet in a workbook, else in its file (a part's name is final only here).
+        if (content.removed) tally(lost, { ...content.removed, table: WORKBOOKS.has(extensionOf(safe)) ? content.removed.table : safe }, extensionOf(safe).toUpperCase());
+        out = { name: safe, contentType: type, bytes: content.bytes, preview: content.preview };
+      }
+      early?.made(out);
+      return out;
     },
     // Sheet names, titles and file names reach messages as the file has them: made printable here, once.
     message: (level, key, params) => {
@@ -75,7 +80,8 @@ const NEVER_ABORTED = new AbortController().signal;
 export async function execute(tool: AnyTool, files: InputFile[], opts: Record<string, unknown>, o: ExecuteOptions): Promise<RunResult> {
   const messages: Message[] = [];
   const lost: Lost = new Map();
-  const ctx = createContext(o.lang, o.signal ?? NEVER_ABORTED, messages, o.limits, lost);
+  const early = o.download ? new EarlyDeflate() : null;
+  const ctx = createContext(o.lang, o.signal ?? NEVER_ABORTED, messages, o.limits, lost, early);
   let out: Awaited<ReturnType<AnyTool['run']>>;
   const main = files.filter((f) => f.field === undefined);
   const more = files.filter((f) => f.field !== undefined);
@@ -91,7 +97,7 @@ export async function execute(tool: AnyTool, files: InputFile[], opts: Record<st
   const results = out.files.map((f, i) => ({ name: names[i], contentType: f.contentType, bytes: f.bytes }));
   // A download answers with the file alone: previews would only be built and copied across threads for nothing.
   if (o.download) {
-    return { files: results.length > 1 ? [zipFiles(results, `${t(o.lang, 'names.zip')}.zip`)] : results, preview: null, textPreview: null, messages };
+    return { files: results.length > 1 ? [await zipFiles(results, `${t(o.lang, 'names.zip')}.zip`, early)] : results, preview: null, textPreview: null, messages };
   }
   const textFile = results.find((f) => textPreviewOf(f) !== null);
   return {

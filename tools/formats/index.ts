@@ -4,7 +4,7 @@ export * from './model.ts';
 export { FormatError, type FormatReason } from './errors.ts';
 export { openWorkbook, type OpenOptions } from './open.ts';
 export { writtenOf } from './batch.ts';
-export { zipBuilder } from './zip/write.ts';
+export { deflatePieces, zipBuilder, type Deflated } from './zip/write.ts';
 export { resultBudget, type ResultBudget } from './budget.ts';
 /** A map that forgets everything when full: caches with a bound, for the kernel and adapters too. */
 export { BoundedMap } from './util/bounded-map.ts';

@@ -4,6 +4,7 @@
 // Each part is written as soon as it is full and its rows let go.
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
+import type { OutputFile } from '../core/output.ts';
 import { hasHeader, outputFormat } from '../core/schema.ts';
 import { openWorkbook, tableWriter, type RowStream, type TableWriter, type Written } from '../formats/index.ts';
 
@@ -36,12 +37,18 @@ export default defineTool({
      */
     const split = (rows: RowStream, known: number | null): Written[] => {
       const count = known ?? (rows.total !== null ? Math.max(1, Math.ceil(rows.total / size)) : format === 'xlsx' ? null : Infinity);
+      files = [];
       const open = (i: number) => {
         const head = { name: partName(i, Math.min(count ?? 999, 999_999)), header: i === 0 || opts['repeat-header'] ? rows.header : null, titleCells: rows.titleCells, width: rows.width, delimiter: rows.delimiter };
         return tableWriter(format, head, ctx);
       };
       const close = () => {
-        if (part !== null) parts.push(part.end());
+        if (part !== null) {
+          parts.push(part.end());
+          // With the count known, a part's name is final: it is a result now (a download deflates it while the
+          // next is cut).
+          if (count !== null && Number.isFinite(count) && made === parts.length) files.push(ctx.file(`${partName(made - 1, count)}.${format}`, parts[made - 1]));
+        }
         part = null;
         filled = 0;
       };
@@ -70,6 +77,7 @@ export default defineTool({
     };
 
     let parts: Written[];
+    let files: OutputFile[] = [];
     try {
       parts = book.stream((rows) => split(rows, null));
     } catch (err) {
@@ -78,6 +86,7 @@ export default defineTool({
     }
     // A CSV part holds no name: the first one's, for the preview, follows the count known now.
     if (parts[0].preview) parts[0].preview.name = partName(0, parts.length);
-    return { files: parts.map((p, i) => ctx.file(`${partName(i, parts.length)}.${format}`, p)) };
+    if (files.length !== parts.length) files = parts.map((p, i) => ctx.file(`${partName(i, parts.length)}.${format}`, p));
+    return { files };
   },
 });

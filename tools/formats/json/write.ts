@@ -234,6 +234,14 @@ class ByteOut {
     for (let i = 0; i < s.length; i++) o[at++] = s.charCodeAt(i);
     this.at = at;
   }
+  /** Bytes copied as they are (a few: a number). */
+  copy(b: Uint8Array, from: number, to: number): void {
+    this.room(to - from);
+    const o = this.buf;
+    let at = this.at;
+    for (let i = from; i < to; i++) o[at++] = b[i];
+    this.at = at;
+  }
   text(s: string): void {
     this.room(s.length * 3);
     this.at += this.buf.write(s, this.at, 'utf8');
@@ -314,8 +322,8 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
     out.put(n++ > 0 ? nextRowStart : rowStart);
     const start = starts[k];
     const end = ends[k];
-    // The record as Latin-1 (one character per byte): candidates for typing are slices of it.
-    const line = b.toString('latin1', start, end);
+    // The record as Latin-1 (one character per byte), made when a candidate for typing first needs its text.
+    let line: string | null = null;
     let written = 0;
     let i = start;
     let col = 0;
@@ -323,6 +331,8 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
       const s = i;
       let ascii: string | null = null;
       let empty = false;
+      /** The field's bytes are its JSON: as they are (a number, a boolean word) or between quotes (a date). */
+      let plain = 0;
       if (i < end && b[i] === QUOTE && !(literal.size > 0 && literal.has(i))) {
         const c = b[i + 1];
         let typed: Cell | undefined;
@@ -361,8 +371,12 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
         } else {
           while (i < end && b[i] !== d) i++;
           const len = i - s;
-          if (CANDIDATE[c] === NUMERIC || len === 4 || len === 5 || len === 9) {
-            const t = line.slice(s - start, i - start);
+          // The commonest typed values need no text made: a number written as String() writes it is copied,
+          // and the lower-case boolean words are themselves.
+          if (CANDIDATE[c] === NUMERIC ? plainNumber(b, s, i) : (len === 4 && isWord(b, s, TRUE)) || (len === 5 && isWord(b, s, FALSE))) plain = COPIED;
+          else if (len === 10 && isoDay(b, s)) plain = QUOTED;
+          else if (CANDIDATE[c] === NUMERIC || len === 4 || len === 5 || len === 9) {
+            const t = (line ??= b.toString('latin1', start, end)).slice(s - start, i - start);
             // A date's text is remembered by its own text: a column of dates repeats them.
             const maybeDate = len >= 8 && (b[s + 4] === MINUS || b[s + 1] === SLASH || b[s + 2] === SLASH);
             ascii = maybeDate ? (dateTexts.get(t) ?? null) : null;
@@ -381,6 +395,12 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
         key(col, written++ === 0);
         if (empty) out.ascii('null');
         else if (ascii !== null) out.ascii(ascii);
+        else if (plain === COPIED) out.copy(b, s, i);
+        else if (plain === QUOTED) {
+          out.ascii('"');
+          out.copy(b, s, i);
+          out.ascii('"');
+        }
         else {
           out.room(6 * (i - s) + 2);
           escapedBytes(out, b, s, i);
@@ -434,6 +454,71 @@ for (const c of '0123456789-.') CANDIDATE[c.charCodeAt(0)] = NUMERIC;
 for (const c of 'tfvTFV') CANDIDATE[c.charCodeAt(0)] = WORD;
 const SLASH = 47;
 const ZERO = 48;
+
+const DOT = 46;
+const NINE = 57;
+const TRUE = new Uint8Array(Buffer.from('true'));
+const FALSE = new Uint8Array(Buffer.from('false'));
+
+const COPIED = 1;
+const QUOTED = 2;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The 2 digits at `at` as a number, or -1. */
+function twoDigits(b: Uint8Array, at: number): number {
+  const x = b[at] - ZERO;
+  const y = b[at + 1] - ZERO;
+  return x >= 0 && x <= 9 && y >= 0 && y <= 9 ? x * 10 + y : -1;
+}
+
+/**
+ * Whether the 10 bytes at `at` are a day `yyyy-mm-dd` that exists, from 1900 on: detectType types it as that
+ * date, whose JSON is the same text between quotes. (Earlier years are left to detectType: 1899-12-30 is the
+ * day a time of day is counted from, written as a time.)
+ */
+function isoDay(b: Uint8Array, at: number): boolean {
+  if (b[at + 4] !== MINUS || b[at + 7] !== MINUS) return false;
+  const hi = twoDigits(b, at);
+  const lo = twoDigits(b, at + 2);
+  const m = twoDigits(b, at + 5);
+  const d = twoDigits(b, at + 8);
+  if (hi < 19 || lo < 0 || m < 1 || m > 12 || d < 1) return false;
+  const y = hi * 100 + lo;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= (m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]);
+}
+
+function isWord(b: Uint8Array, at: number, word: Uint8Array): boolean {
+  for (let k = 0; k < word.length; k++) if (b[at + k] !== word[k]) return false;
+  return true;
+}
+
+/**
+ * Whether the bytes `from`–`to` are a number detectType types (csv/detect-type.ts) that plainAsText would copy
+ * as it is: `-?(0|[1-9]\d*)(\.\d*[1-9])?`, not `-0`, at most 15 significant digits, fewer than six zeros
+ * after `0.`. Anything else (a decimal comma, `.5`, trailing zeros, ids…) goes the way of text and detectType.
+ */
+function plainNumber(b: Uint8Array, from: number, to: number): boolean {
+  let i = b[from] === MINUS ? from + 1 : from;
+  if (i >= to) return false;
+  let significant = 0;
+  if (b[i] === ZERO) {
+    i++;
+    if (i < to && b[i] >= ZERO && b[i] <= NINE) return false;
+  } else {
+    for (; i < to && b[i] >= ZERO && b[i] <= NINE; i++) significant++;
+    if (significant === 0) return false;
+  }
+  if (i === to) return significant <= 15 && !(significant === 0 && from < i - 1);
+  if (b[i] !== DOT) return false;
+  const fraction = ++i;
+  let zeros = 0;
+  for (; i < to && b[i] >= ZERO && b[i] <= NINE; i++) {
+    if (significant > 0 || b[i] !== ZERO) significant++;
+    else zeros++;
+  }
+  return i === to && i > fraction && b[to - 1] !== ZERO && significant <= 15 && zeros < 6;
+}
 
 /**
  * Whether String(n) writes a number detectType read from `t` exactly as `t` (then `t` is copied): a
