@@ -10,7 +10,8 @@
 // csv-to-excel's rules when asked (detectTypes), except header cells (<th>, rows of <thead>), which stay text.
 // The sheet is named after the <caption>, else `Tabla N` / `Table N`. Tables without any value are skipped, with an
 // info message.
-import { defaultTreeAdapter, parse } from 'parse5';
+import { isUtf8 } from 'node:buffer';
+import { defaultTreeAdapter, Parser } from 'parse5';
 import type { DefaultTreeAdapterMap, TreeAdapter } from 'parse5';
 import { ArrayTable } from '../batch.ts';
 import type { BookReader, SheetRead } from '../book.ts';
@@ -27,16 +28,21 @@ const MAX_ROWSPAN = 65_534;
 const SKIPPED = new Set(['script', 'style', 'template', 'noscript']);
 const BREAKS = new Set(['p', 'div', 'li']);
 
-interface HtmlCell {
-  text: string;
-  header: boolean;
-  colspan: number;
-  rowspan: number;
+/**
+ * A row's cells: their texts, and only when some cell needs them, whether each is a header cell and its spans
+ * (most rows of a long table have neither: an object per cell was a third of reading a page's memory).
+ */
+interface HtmlRow {
+  texts: string[];
+  /** Whether each cell is a header cell (<th>, or in <thead>); null: none is. */
+  headers: boolean[] | null;
+  /** colspan and rowspan of each cell, two numbers a cell; null: every cell spans 1 × 1. */
+  spans: number[] | null;
 }
 
 interface HtmlTable {
   caption: string;
-  rows: HtmlCell[][];
+  rows: HtmlRow[];
   /** Rows of <thead>, then of the body, then of <tfoot>: the number of each, for rowspan=0. */
   sections: number[];
 }
@@ -48,11 +54,15 @@ export class HtmlReader implements BookReader {
   private readonly tables: HtmlTable[];
 
   constructor(file: SourceFile, ctx: FormatContext) {
-    const { text, encoding } = decodeHtml(file.bytes);
+    const { pieces, encoding } = decodeHtml(file.bytes);
     if (encoding) this.encoding = encoding;
-    const all = tablesOf(parse(text, { treeAdapter: LEAN }));
+    // The text goes to the parser piece by piece (as parse5's own stream does): the page is never one string.
+    const parser = new Parser({ treeAdapter: LEAN });
+    for (const piece of pieces) parser.tokenizer.write(piece, false);
+    parser.tokenizer.write('', true);
+    const all = tablesOf(parser.document);
     // A table whose cells are all empty (a layout table around an image, an empty navigation box) has no data.
-    this.tables = all.filter((t) => t.rows.some((r) => r.some((c) => c.text !== '')));
+    this.tables = all.filter((t) => t.rows.some((r) => r.texts.some((text) => text !== '')));
     if (this.tables.length === 0) throw new FormatError('empty', 'no HTML table with cells');
     if (this.tables.length < all.length) ctx.message('info', 'html_tables_skipped', { name: file.name, count: all.length - this.tables.length });
     this.sheets = this.tables.map((t, i) => ({ name: t.caption || ctx.name('table', { n: i + 1 }), visibility: 'visible' }));
@@ -74,14 +84,31 @@ export class HtmlReader implements BookReader {
  * Text of the bytes: a BOM decides, then the charset a `<meta charset>` or `http-equiv` declares in the first
  * 1,024 bytes (as the WHATWG prescan looks; any label the platform decodes), then §2.2.
  */
-function decodeHtml(bytes: Uint8Array): { text: string; encoding?: TextEncodingName } {
+function decodeHtml(bytes: Uint8Array): { pieces: Iterable<string>; encoding?: TextEncodingName } {
+  const { text, encoding } = decodeWhole(bytes);
+  return { pieces: text === null ? utf8Pieces(bytes) : [text], ...(encoding ? { encoding } : {}) };
+}
+
+/** Bytes of the text the parser takes at a time. */
+const PIECE_BYTES = 1 << 20;
+
+/** Valid UTF-8 without a BOM, decoded a piece at a time (a piece never ends inside a character). */
+function* utf8Pieces(bytes: Uint8Array): Generator<string> {
+  const decoder = new TextDecoder('utf-8');
+  for (let i = 0; i < bytes.length; i += PIECE_BYTES) yield decoder.decode(bytes.subarray(i, i + PIECE_BYTES), { stream: true });
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+/** The page's text, or null for valid UTF-8 without a BOM (most pages), which utf8Pieces decodes as it goes. */
+function decodeWhole(bytes: Uint8Array): { text: string | null; encoding?: TextEncodingName } {
   const bom = (bytes[0] === 0xef && bytes[1] === 0xbb) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
   if (!bom && guessUtf16(bytes) === null) {
     if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) >= 0) throw new FormatError('binary', 'NUL bytes in HTML');
     const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('latin1');
     const charset = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head)?.[1]?.toLowerCase();
     // Declared UTF-8 over bytes that are not is a page saved in windows-1252 and mislabelled: §2.2 reads it so.
-    if (charset === 'utf-8' || charset === 'utf8') return decodeText(bytes);
+    if (charset === 'utf-8' || charset === 'utf8') return utf8OrDecoded(bytes);
     if (charset && LATIN.has(charset)) return { text: decodeWindows1252(bytes), encoding: 'windows-1252' };
     // A declared UTF-16 over 8-bit bytes is read as UTF-8 (WHATWG); an unknown label leaves it to §2.2.
     if (charset && !charset.startsWith('utf-16')) {
@@ -91,8 +118,14 @@ function decodeHtml(bytes: Uint8Array): { text: string; encoding?: TextEncodingN
         // not a label the platform knows
       }
     }
+    return utf8OrDecoded(bytes);
   }
   return decodeText(bytes);
+}
+
+/** §2.2 on bytes without a BOM that are not UTF-16: valid UTF-8 is left to utf8Pieces, the rest decoded whole. */
+function utf8OrDecoded(bytes: Uint8Array): { text: string | null; encoding?: TextEncodingName } {
+  return isUtf8(bytes) ? { text: null, encoding: 'utf-8' } : decodeText(bytes);
 }
 
 /** Labels of windows-1252, which browsers use for all of them (WHATWG Encoding). */
@@ -103,7 +136,7 @@ const isElement = (n: Node): n is Element => 'tagName' in n;
 const attr = (e: Element, name: string) => e.attrs.find((a) => a.name === name)?.value;
 
 /** The cells of each row, read when the parser closed it. */
-const ROWS = new WeakMap<Element, HtmlCell[]>();
+const ROWS = new WeakMap<Element, HtmlRow>();
 const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr']);
 
 /**
@@ -169,9 +202,9 @@ function tablesOf(doc: Node): HtmlTable[] {
 }
 
 function readTable(table: Element): HtmlTable {
-  const head: HtmlCell[][] = [];
-  const body: HtmlCell[][] = [];
-  const foot: HtmlCell[][] = [];
+  const head: HtmlRow[] = [];
+  const body: HtmlRow[] = [];
+  const foot: HtmlRow[] = [];
   let caption = '';
   for (const child of childrenOf(table)) {
     if (!isElement(child)) continue;
@@ -185,15 +218,20 @@ function readTable(table: Element): HtmlTable {
   return { caption: caption.replace(/\n/g, ' '), rows: [...head, ...body, ...foot], sections: [head.length, body.length, foot.length] };
 }
 
-function rowOf(tr: Element, inHead: boolean): HtmlCell[] {
-  const cells: HtmlCell[] = [];
+function rowOf(tr: Element, inHead: boolean): HtmlRow {
+  const row: HtmlRow = { texts: [], headers: null, spans: null };
   for (const td of childrenOf(tr)) {
     if (!isElement(td) || (td.tagName !== 'td' && td.tagName !== 'th')) continue;
+    const c = row.texts.length;
     const colspan = td.attrs.length === 0 ? 1 : spanOf(attr(td, 'colspan'), 1, MAX_COLSPAN);
     const rowspan = td.attrs.length === 0 ? 1 : spanOf(attr(td, 'rowspan'), 0, MAX_ROWSPAN);
-    cells.push({ text: textOf(td), header: inHead || td.tagName === 'th', colspan, rowspan });
+    row.texts.push(textOf(td));
+    if (inHead || td.tagName === 'th') (row.headers ??= new Array<boolean>(c).fill(false)).push(true);
+    else row.headers?.push(false);
+    if (colspan !== 1 || rowspan !== 1) (row.spans ??= new Array<number>(2 * c).fill(1)).push(colspan, rowspan);
+    else row.spans?.push(1, 1);
   }
-  return cells;
+  return row;
 }
 
 /** A span attribute as browsers read it: an integer clamped to its range, 1 when absent or not a number. */
@@ -271,12 +309,16 @@ function layOut(t: HtmlTable, detect: boolean): { rows: Row[]; merges: CellRange
     // Columns taken by spans from above or the left; none in most tables.
     const busy = taken[r];
     let c = 0;
-    for (const cell of t.rows[r]) {
+    const { texts, headers, spans } = t.rows[r];
+    for (let k = 0; k < texts.length; k++) {
       if (busy !== undefined) while (busy.has(c)) c++;
-      const value: Cell = cell.text === '' ? null : detect && !cell.header ? detectType(cell.text, typing) : cell.text;
+      const text = texts[k];
+      const value: Cell = text === '' ? null : detect && !(headers !== null && headers[k]) ? detectType(text, typing) : text;
       row[c] = value;
-      const bottom = cell.rowspan === 0 ? sectionEnd - 1 : Math.min(sectionEnd - 1, r + cell.rowspan - 1);
-      const right = c + cell.colspan - 1;
+      const colspan = spans === null ? 1 : spans[2 * k];
+      const rowspan = spans === null ? 1 : spans[2 * k + 1];
+      const bottom = rowspan === 0 ? sectionEnd - 1 : Math.min(sectionEnd - 1, r + rowspan - 1);
+      const right = c + colspan - 1;
       if (bottom > r || right > c) {
         merges.push({ top: r, left: c, bottom, right });
         for (let rr = r; rr <= bottom; rr++) for (let cc = c; cc <= right; cc++) (taken[rr] ??= new Set()).add(cc);
