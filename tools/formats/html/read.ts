@@ -29,13 +29,12 @@ const SKIPPED = new Set(['script', 'style', 'template', 'noscript']);
 const BREAKS = new Set(['p', 'div', 'li']);
 
 /**
- * A row's cells: their texts, and only when some cell needs them, whether each is a header cell and its spans
- * (most rows of a long table have neither: an object per cell was a third of reading a page's memory).
+ * A row's cells, typed when the parser closes the row (header cells stay text), and only when some cell has
+ * them, their spans: most rows of a long table have none (an object per cell, then the texts kept beside the
+ * typed rows, were most of reading a page's memory).
  */
 interface HtmlRow {
-  texts: string[];
-  /** Whether each cell is a header cell (<th>, or in <thead>); null: none is. */
-  headers: boolean[] | null;
+  cells: Cell[];
   /** colspan and rowspan of each cell, two numbers a cell; null: every cell spans 1 × 1. */
   spans: number[] | null;
 }
@@ -51,25 +50,30 @@ export class HtmlReader implements BookReader {
   readonly format = 'html' as const;
   readonly sheets: { name: string; visibility: 'visible' }[];
   readonly encoding?: TextEncodingName;
-  private readonly tables: HtmlTable[];
+  /** A table handed over by table() is let go (null): read again, the page is parsed again. */
+  private tables: (HtmlTable | null)[];
 
-  constructor(file: SourceFile, ctx: FormatContext) {
-    const { pieces, encoding } = decodeHtml(file.bytes);
+  constructor(
+    private readonly file: SourceFile,
+    ctx: FormatContext,
+    private detect: boolean,
+  ) {
+    const { tables: all, encoding } = parsePage(file.bytes, detect);
     if (encoding) this.encoding = encoding;
-    // The text goes to the parser piece by piece (as parse5's own stream does): the page is never one string.
-    const parser = new Parser({ treeAdapter: LEAN });
-    for (const piece of pieces) parser.tokenizer.write(piece, false);
-    parser.tokenizer.write('', true);
-    const all = tablesOf(parser.document);
-    // A table whose cells are all empty (a layout table around an image, an empty navigation box) has no data.
-    this.tables = all.filter((t) => t.rows.some((r) => r.texts.some((text) => text !== '')));
+    this.tables = withValues(all);
     if (this.tables.length === 0) throw new FormatError('empty', 'no HTML table with cells');
     if (this.tables.length < all.length) ctx.message('info', 'html_tables_skipped', { name: file.name, count: all.length - this.tables.length });
-    this.sheets = this.tables.map((t, i) => ({ name: t.caption || ctx.name('table', { n: i + 1 }), visibility: 'visible' }));
+    this.sheets = this.tables.map((t, i) => ({ name: t!.caption || ctx.name('table', { n: i + 1 }), visibility: 'visible' }));
   }
 
   table(i: number, read: SheetRead): Table {
-    const { rows, merges } = layOut(this.tables[i], read.detectTypes);
+    if (this.tables[i] === null || read.detectTypes !== this.detect) {
+      this.detect = read.detectTypes;
+      this.tables = withValues(parsePage(this.file.bytes, this.detect).tables);
+    }
+    const source = this.tables[i]!;
+    this.tables[i] = null;
+    const { rows, merges } = layOut(source);
     for (const r of rows) for (const c of r) if (c !== null) read.cells.used++;
     if (read.cells.used > read.cells.max) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: read.cells.max } });
     const name = this.sheets[i].name;
@@ -80,6 +84,19 @@ export class HtmlReader implements BookReader {
   }
 }
 
+/** The page's tables, with the cells typed (`detect`) as each row closes. */
+function parsePage(bytes: Uint8Array, detect: boolean): { tables: HtmlTable[]; encoding?: TextEncodingName } {
+  const { pieces, encoding } = decodeHtml(bytes);
+  // The text goes to the parser piece by piece (as parse5's own stream does): the page is never one string.
+  const parser = new Parser({ treeAdapter: leanAdapter(detect) });
+  for (const piece of pieces) parser.tokenizer.write(piece, false);
+  parser.tokenizer.write('', true);
+  return { tables: tablesOf(parser.document, detect), ...(encoding ? { encoding } : {}) };
+}
+
+/** A table whose cells are all empty (a layout table around an image, an empty navigation box) has no data. */
+const withValues = (tables: HtmlTable[]) => tables.filter((t) => t.rows.some((r) => r.cells.some((c) => c !== null)));
+
 /**
  * Text of the bytes: a BOM decides, then the charset a `<meta charset>` or `http-equiv` declares in the first
  * 1,024 bytes (as the WHATWG prescan looks; any label the platform decodes), then §2.2.
@@ -89,8 +106,11 @@ function decodeHtml(bytes: Uint8Array): { pieces: Iterable<string>; encoding?: T
   return { pieces: text === null ? utf8Pieces(bytes) : [text], ...(encoding ? { encoding } : {}) };
 }
 
-/** Bytes of the text the parser takes at a time. */
-const PIECE_BYTES = 1 << 20;
+/**
+ * Bytes of the text the parser takes at a time: a piece stays a young, short-lived string (larger strings are
+ * allocated beside the old generation and stay until a full collection, as many as the page has pieces).
+ */
+const PIECE_BYTES = 1 << 15;
 
 /** Valid UTF-8 without a BOM, decoded a piece at a time (a piece never ends inside a character). */
 function* utf8Pieces(bytes: Uint8Array): Generator<string> {
@@ -133,6 +153,8 @@ const LATIN = new Set(['windows-1252', 'cp1252', 'x-cp1252', 'iso-8859-1', 'iso8
 
 const childrenOf = (n: Node): Node[] => ('childNodes' in n ? (n.childNodes as Node[]) : []);
 const isElement = (n: Node): n is Element => 'tagName' in n;
+/** A row read when it closed, standing in the tree for its element. */
+const isRow = (n: Node | HtmlRow): n is HtmlRow => 'cells' in n;
 const attr = (e: Element, name: string) => e.attrs.find((a) => a.name === name)?.value;
 
 /** The cells of each row, read when the parser closed it. */
@@ -145,7 +167,7 @@ const TABLE_PARTS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr']);
  * kept under it, for tablesOf to find them in order; whitespace between table parts is not kept. A whole page's
  * tree of cells took about 800 bytes a cell at its peak (26.5 MB, 100,000 rows: +878 MB).
  */
-const LEAN: TreeAdapter<DefaultTreeAdapterMap> = {
+const leanAdapter = (detect: boolean): TreeAdapter<DefaultTreeAdapterMap> => ({
   ...defaultTreeAdapter,
   insertText(parent, text) {
     if (isElement(parent) && TABLE_PARTS.has(parent.tagName) && /^[ \t\n\f\r]*$/.test(text)) return;
@@ -154,15 +176,24 @@ const LEAN: TreeAdapter<DefaultTreeAdapterMap> = {
   onItemPop(item) {
     if (item.tagName !== 'tr') return;
     const parent = item.parentNode;
-    ROWS.set(item, rowOf(item, parent !== null && isElement(parent) && parent.tagName === 'thead'));
+    const row = rowOf(item, parent !== null && isElement(parent) && parent.tagName === 'thead', detect);
     const nested: Node[] = [];
     for (const td of item.childNodes) {
       // A cell of one text node holds no table: most cells.
       if (isElement(td) && !(td.childNodes.length === 1 && td.childNodes[0].nodeName === '#text')) tablesIn(td, nested);
     }
+    // A row with no table in its cells stands in its parent in place of its element (which would otherwise
+    // stay, a hundred-odd bytes a row, until the page is read); the parser never looks back at a closed row.
+    const siblings = parent === null ? null : (parent as Element).childNodes;
+    if (nested.length === 0 && siblings !== null && siblings[siblings.length - 1] === item) {
+      siblings[siblings.length - 1] = row as unknown as DefaultTreeAdapterMap['childNode'];
+      item.parentNode = null;
+      return;
+    }
+    ROWS.set(item, row);
     item.childNodes = nested as DefaultTreeAdapterMap['childNode'][];
   },
-};
+});
 
 /** The outermost tables inside an element, in document order. */
 function tablesIn(e: Element, into: Node[]): void {
@@ -183,7 +214,7 @@ function tablesIn(e: Element, into: Node[]): void {
 export const HTML_MAX_TABLE_DEPTH = 256;
 
 /** Every <table>, in the order of its start tag. */
-function tablesOf(doc: Node): HtmlTable[] {
+function tablesOf(doc: Node, detect: boolean): HtmlTable[] {
   const out: HtmlTable[] = [];
   // An explicit stack: documents nest deeper than a call stack should (the parser itself bounds nothing).
   const stack: [Node, number][] = [[doc, 0]];
@@ -193,7 +224,7 @@ function tablesOf(doc: Node): HtmlTable[] {
     let depth = outer;
     if (isElement(n) && n.tagName === 'table') {
       if (++depth > HTML_MAX_TABLE_DEPTH) throw new FormatError('too-deep', 'tables nested too deep', { params: { max: HTML_MAX_TABLE_DEPTH } });
-      out.push(readTable(n));
+      out.push(readTable(n, detect));
     }
     const kids = childrenOf(n);
     for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], depth]);
@@ -201,33 +232,37 @@ function tablesOf(doc: Node): HtmlTable[] {
   return out;
 }
 
-function readTable(table: Element): HtmlTable {
+function readTable(table: Element, detect: boolean): HtmlTable {
   const head: HtmlRow[] = [];
   const body: HtmlRow[] = [];
   const foot: HtmlRow[] = [];
   let caption = '';
   for (const child of childrenOf(table)) {
+    if (isRow(child)) body.push(child);
     if (!isElement(child)) continue;
     if (child.tagName === 'caption') caption ||= textOf(child);
-    else if (child.tagName === 'tr') body.push(ROWS.get(child) ?? rowOf(child, false));
+    else if (child.tagName === 'tr') body.push(ROWS.get(child) ?? rowOf(child, false, detect));
     else if (child.tagName === 'thead' || child.tagName === 'tbody' || child.tagName === 'tfoot') {
       const into = child.tagName === 'thead' ? head : child.tagName === 'tfoot' ? foot : body;
-      for (const tr of childrenOf(child)) if (isElement(tr) && tr.tagName === 'tr') into.push(ROWS.get(tr) ?? rowOf(tr, child.tagName === 'thead'));
+      for (const tr of childrenOf(child)) if (isRow(tr)) into.push(tr);
+      else if (isElement(tr) && tr.tagName === 'tr') into.push(ROWS.get(tr) ?? rowOf(tr, child.tagName === 'thead', detect));
     }
   }
   return { caption: caption.replace(/\n/g, ' '), rows: [...head, ...body, ...foot], sections: [head.length, body.length, foot.length] };
 }
 
-function rowOf(tr: Element, inHead: boolean): HtmlRow {
-  const row: HtmlRow = { texts: [], headers: null, spans: null };
+/** csv-to-excel's typing, with no decimal comma: the same for every cell of every page. */
+const TYPING = { decimalComma: false };
+
+function rowOf(tr: Element, inHead: boolean, detect: boolean): HtmlRow {
+  const row: HtmlRow = { cells: [], spans: null };
   for (const td of childrenOf(tr)) {
     if (!isElement(td) || (td.tagName !== 'td' && td.tagName !== 'th')) continue;
-    const c = row.texts.length;
+    const c = row.cells.length;
     const colspan = td.attrs.length === 0 ? 1 : spanOf(attr(td, 'colspan'), 1, MAX_COLSPAN);
     const rowspan = td.attrs.length === 0 ? 1 : spanOf(attr(td, 'rowspan'), 0, MAX_ROWSPAN);
-    row.texts.push(textOf(td));
-    if (inHead || td.tagName === 'th') (row.headers ??= new Array<boolean>(c).fill(false)).push(true);
-    else row.headers?.push(false);
+    const text = textOf(td);
+    row.cells.push(text === '' ? null : detect && !inHead && td.tagName !== 'th' ? detectType(text, TYPING) : text);
     if (colspan !== 1 || rowspan !== 1) (row.spans ??= new Array<number>(2 * c).fill(1)).push(colspan, rowspan);
     else row.spans?.push(1, 1);
   }
@@ -296,25 +331,27 @@ function textOf(e: Element): string {
 const EDGE = Symbol('edge');
 
 /** The table's grid: each cell's value in the first cell of its span, the spans as merged ranges. */
-function layOut(t: HtmlTable, detect: boolean): { rows: Row[]; merges: CellRange[] } {
+function layOut(t: HtmlTable): { rows: Row[]; merges: CellRange[] } {
   const rows: Row[] = [];
   const merges: CellRange[] = [];
   const taken: Set<number>[] = [];
-  const typing = { decimalComma: false };
   let sectionEnd = 0;
   let section = 0;
   for (let r = 0; r < t.rows.length; r++) {
     while (r >= sectionEnd && section < t.sections.length) sectionEnd += t.sections[section++];
-    const row: Row = (rows[r] ??= []);
     // Columns taken by spans from above or the left; none in most tables.
     const busy = taken[r];
+    const { cells, spans } = t.rows[r];
+    // A row without spans, and none reaching it, is its cells as they are (the table is handed over).
+    if (busy === undefined && spans === null) {
+      rows[r] = cells;
+      continue;
+    }
+    const row: Row = (rows[r] ??= []);
     let c = 0;
-    const { texts, headers, spans } = t.rows[r];
-    for (let k = 0; k < texts.length; k++) {
+    for (let k = 0; k < cells.length; k++) {
       if (busy !== undefined) while (busy.has(c)) c++;
-      const text = texts[k];
-      const value: Cell = text === '' ? null : detect && !(headers !== null && headers[k]) ? detectType(text, typing) : text;
-      row[c] = value;
+      row[c] = cells[k];
       const colspan = spans === null ? 1 : spans[2 * k];
       const rowspan = spans === null ? 1 : spans[2 * k + 1];
       const bottom = rowspan === 0 ? sectionEnd - 1 : Math.min(sectionEnd - 1, r + rowspan - 1);
