@@ -92,7 +92,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
     if (content === 'zip' || content === 'cfb' || content === 'biff' || content === 'binary') throw unreadable(file, `${content} content`);
     // Excel's "XML Spreadsheet 2003" is saved as .xml: its first sheet is the table, unless rows are asked for by name.
     if (ext === 'xml' && content === 'spreadsheetml' && !o.xml?.rowElement) return announce(open(() => new SheetJsReader(spreadsheetMl(file), 'spreadsheetml', sheets)), file, ext, ctx, null);
-    return ext === 'xml' ? open(() => new XmlReader(file, ctx, o.xml ?? {})) : open(() => new HtmlReader(file, ctx));
+    return ext === 'xml' ? open(() => new XmlReader(file, ctx, o.xml ?? {})) : open(() => new HtmlReader(file, ctx, read.detectTypes));
   }
   if (o.reader === 'sheetjs') return announce(open(() => new SheetJsReader(file.bytes, formatOf(content, ext), sheets, full)), file, ext, ctx, null);
   if (!WORKBOOKS.has(ext)) throw unreadable(file, `.${ext} is not a format read here`);
@@ -107,7 +107,7 @@ export function openWorkbook(file: SourceFile, ctx: FormatContext, o: OpenOption
       case 'biff':
         return sheetJs('biff');
       case 'html':
-        if (ext === 'xls') return open(() => new HtmlReader(file, ctx));
+        if (ext === 'xls') return open(() => new HtmlReader(file, ctx, read.detectTypes));
         break;
       case 'spreadsheetml':
         if (ext === 'xls') return sheetJs('spreadsheetml', spreadsheetMl(file));

@@ -42,6 +42,10 @@ export class Lexer {
   /** A word as written, an identifier or string unquoted, a number's literal, a punctuation mark. */
   value = '';
   prefix: StringPrefix = '';
+  /** What plainValue() read. */
+  literal = '';
+  literalStart = 0;
+  literalEnd = 0;
   /** The next backslash and the next `/*` at or after where they were last looked for (Infinity: none left):
    * searched again only once passed, so that a script of many strings or comments is scanned once, not once
    * per literal. */
@@ -130,9 +134,72 @@ export class Lexer {
       }
       return this.set('word', j, t.slice(i, j));
     }
-    const two = t.slice(i, i + 2);
-    if (two === '||' || two === '::' || two === '<>' || two === '<=' || two === '>=' || two === '!=') return this.set('punct', i + 2, two);
+    // Two-character operators start with one of `|:<>!` (`,` and `)`, most punctuation, make no string).
+    if (c === 124 || c === 58 || c === 60 || c === 62 || c === 33) {
+      const two = t.slice(i, i + 2);
+      if (two === '||' || two === '::' || two === '<>' || two === '<=' || two === '>=' || two === '!=') return this.set('punct', i + 2, two);
+    }
     return this.set('punct', i + 1, t[i]);
+  }
+
+  /**
+   * The next value of a tuple when it is one plain literal followed by `,` or `)`: a `'…'` string without a
+   * doubled quote or an escape, a number (`-` glued to it allowed), or a word (the caller accepts NULL, TRUE
+   * and FALSE). Returns its kind, with the literal in `literal` (for a negative number, with its `-`) and its
+   * offsets in `literalStart`/`literalEnd`, the delimiter read as the current token; anything else returns
+   * null with nothing moved, for next() to read token by token. Most values of a dump are such literals: one
+   * step each, not a token list.
+   */
+  plainValue(): 'string' | 'number' | 'word' | null {
+    const t = this.text;
+    const pos = this.pos;
+    const lineStart = this.lineStart;
+    this.skipSpace();
+    const i = this.pos;
+    const c = t.charCodeAt(i);
+    let kind: 'string' | 'number' | 'word' | null = null;
+    let value = '';
+    let end = i;
+    if (c === 39) {
+      const q = t.indexOf("'", i + 1);
+      if (q > 0 && t.charCodeAt(q + 1) !== 39 && !(this.backslash && (this.backslashAt = this.nextOf('\\', i + 1, this.backslashAt)) < q)) {
+        kind = 'string';
+        value = t.slice(i + 1, q);
+        end = q + 1;
+      }
+    } else if (isDigit(c) || (c === 45 && isDigit(t.charCodeAt(i + 1)))) {
+      const from = c === 45 ? i + 1 : i;
+      if (!(t.charCodeAt(from) === 48 && (t.charCodeAt(from + 1) === 120 || t.charCodeAt(from + 1) === 88))) {
+        this.number(from);
+        kind = 'number';
+        value = c === 45 ? '-' + this.value : this.value;
+        end = this.end;
+      }
+    } else if (c === 78 || c === 110 || c === 84 || c === 116 || c === 70 || c === 102) {
+      let j = i + 1;
+      while (j < t.length && isWordPart(t.charCodeAt(j))) j++;
+      kind = 'word';
+      value = t.slice(i, j);
+      end = j;
+    }
+    if (kind !== null) {
+      this.pos = end;
+      this.skipSpace();
+      const d = t.charCodeAt(this.pos);
+      if (d === 44 || d === 41) {
+        this.literal = value;
+        this.literalStart = i;
+        this.literalEnd = end;
+        this.prefix = '';
+        this.lineStart = false;
+        this.start = this.pos;
+        this.set('punct', this.pos + 1, d === 44 ? ',' : ')');
+        return kind;
+      }
+    }
+    this.pos = pos;
+    this.lineStart = lineStart;
+    return null;
   }
 
   private set(kind: TokenKind, end: number, value: string): TokenKind {

@@ -51,8 +51,22 @@ interface SqlTable {
 /** A token of a value, kept to decide what the value is. */
 type Token = { kind: TokenKind; value: string; prefix: StringPrefix };
 const MAX_VALUE_TOKENS = 64;
-// Up to 15 significant digits without an exponent always read back exactly (DBL_DIG): no need to compare.
-const SHORT_NUMBER = /^-?(?=(?:\d\.?){1,15}$)\d+(?:\.\d+)?$/;
+/**
+ * Up to 15 significant digits without an exponent always read back exactly (DBL_DIG): no need to compare.
+ * `-?d+(.d+)?` with at most 15 digits, checked without a regular expression (one per number was a tenth of the read).
+ */
+function shortNumber(s: string): boolean {
+  let i = s.charCodeAt(0) === 45 ? 1 : 0;
+  let digits = 0;
+  let dot = -1;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c === 46 && dot < 0 && digits > 0) dot = i;
+    else return false;
+  }
+  return digits > 0 && digits <= 15 && dot !== s.length - 1;
+}
 const TYPED = new Set(['DATE', 'TIME', 'TIMESTAMP']);
 const TEXT_PREFIXES = new Set<StringPrefix>(['', 'N', 'E', '$']);
 
@@ -111,12 +125,22 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
   const fail = (key: 'sql_syntax' | 'sql_values' | 'sql_too_deep', at: number, params: Record<string, string | number> = {}): never => {
     throw new FormatError(key, key, { params: { line: lineOf(text, at), ...params } });
   };
+  const unclosed = (err: unknown) => {
+    if (err instanceof Unclosed) return new FormatError('sql_unclosed', err.message, { params: { line: lineOf(text, err.at), what: o.ctx.t(`names.sql-${err.what}`) } });
+    return err;
+  };
   const next = () => {
     try {
       return lex.next();
     } catch (err) {
-      if (err instanceof Unclosed) throw new FormatError('sql_unclosed', err.message, { params: { line: lineOf(text, err.at), what: o.ctx.t(`names.sql-${err.what}`) } });
-      throw err;
+      throw unclosed(err);
+    }
+  };
+  const plainValue = () => {
+    try {
+      return lex.plainValue();
+    } catch (err) {
+      throw unclosed(err);
     }
   };
   // Through functions: TypeScript would narrow the lexer's fields across calls that move it.
@@ -244,6 +268,26 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
     return sql;
   };
 
+  /** NULL, TRUE, FALSE; any other word is an expression. */
+  const wordCell = (word: string, start: number, end: number): Cell => {
+    const w = word.toUpperCase();
+    if (w === 'NULL') return null;
+    if (w === 'TRUE') return true;
+    if (w === 'FALSE') return false;
+    return other(start, end);
+  };
+
+  /** A number literal (with its sign) in a column of declared `type`. */
+  const numberCell = (number: string, start: number, type: string): Cell => {
+    const n = Number(number);
+    if (!shortNumber(number) && !sameDecimal(number, n)) {
+      if (inexact.count++ === 0) inexact.first = `${number.slice(0, 40)} (${o.ctx.t('names.sql-line', { line: lineOf(text, start) })})`;
+      return number;
+    }
+    if ((BOOLEAN_TYPES.has(type) || type === 'TINYINT(1)') && (n === 0 || n === 1)) return n === 1;
+    return n === 0 ? 0 : n;
+  };
+
   /** The cell of a value's tokens in a column of declared `type`. */
   // The tokens of the value being read, reused from one value to the next (no garbage per token).
   const pool: Token[] = [];
@@ -252,23 +296,9 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
     const b = tokens[1];
     // Past MAX_VALUE_TOKENS the value is an expression whatever it holds.
     if (length === 0 || length > MAX_VALUE_TOKENS) return other(start, end);
-    if (length === 1 && a.kind === 'word') {
-      const w = a.value.toUpperCase();
-      if (w === 'NULL') return null;
-      if (w === 'TRUE') return true;
-      if (w === 'FALSE') return false;
-      return other(start, end);
-    }
+    if (length === 1 && a.kind === 'word') return wordCell(a.value, start, end);
     const number = length === 1 && a.kind === 'number' ? a.value : length === 2 && a.kind === 'punct' && (a.value === '-' || a.value === '+') && b.kind === 'number' ? (a.value === '-' ? '-' : '') + b.value : null;
-    if (number !== null) {
-      const n = Number(number);
-      if (!SHORT_NUMBER.test(number) && !sameDecimal(number, n)) {
-        if (inexact.count++ === 0) inexact.first = `${number.slice(0, 40)} (${o.ctx.t('names.sql-line', { line: lineOf(text, start) })})`;
-        return number;
-      }
-      if ((BOOLEAN_TYPES.has(type) || type === 'TINYINT(1)') && (n === 0 || n === 1)) return n === 1;
-      return n === 0 ? 0 : n;
-    }
+    if (number !== null) return numberCell(number, start, type);
     if (length === 2 && a.kind === 'word' && b.kind === 'string' && b.prefix === '' && TYPED.has(a.value.toUpperCase())) return isoDate(b.value, a.value.toUpperCase()) ?? other(start, end);
     // A string, or strings joined by `||` or `+`: one text.
     if (length % 2 === 1) {
@@ -319,12 +349,31 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
     for (;;) {
       if (!(kind() === 'punct' && value() === '(')) syntax();
       const tupleStart = lex.start;
-      next();
       // The row is filled as values are read: no list of values besides it.
       const row: Row = new Array<Cell>(t.columns.length).fill(null);
       let found = 0;
       // One value per pass: its tokens (the first few), up to a comma or the tuple's end at depth 0.
       for (;;) {
+        // A plain literal is one token read in place; anything else is read token by token.
+        const plain = plainValue();
+        if (plain !== null) {
+          const col = map ? map[found] : found;
+          found++;
+          if (col !== undefined) {
+            const type = t.types[col] ?? '';
+            const v = lex.literal;
+            const c = plain === 'string' ? (DATE_TYPES.has(type) ? (isoDate(v, type) ?? v) : v) : plain === 'number' ? numberCell(v, lex.literalStart, type) : wordCell(v, lex.literalStart, lex.literalEnd);
+            if (c !== null) {
+              if (++cells > o.maxCells) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: o.maxCells } });
+              t.cells++;
+              while (row.length <= col) row.push(null);
+              row[col] = c;
+            }
+          }
+          if (value() === ')') break;
+          continue;
+        }
+        next();
         const start = lex.start;
         let end = start;
         let count = 0;
@@ -360,7 +409,6 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
           }
         }
         if (value() === ')') break;
-        next();
       }
       if (width >= 0 && found !== width) fail('sql_values', tupleStart, { expected: width, found, table: t.name });
       while (row.length < found) row.push(null);
@@ -450,7 +498,8 @@ function utcDate(y: number, mo: number, d: number, h: number, mi: number, se: nu
   if (y < 1 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return null;
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, se, ms));
   if (y < 100) date.setUTCFullYear(y);
-  return date.getUTCDate() === d ? date : null;
+  // Every month has a 28th: only later days can roll over into the next month.
+  return d <= 28 || date.getUTCDate() === d ? date : null;
 }
 
 /** The Date of an ISO date, date-time or (in a TIME column) time of day; null when it is not one. */

@@ -12,6 +12,7 @@
 // does both in the usual case: the root's children are read as rows of their own name while the counts are
 // kept, and a second pass is made only when the choice is deeper, is the root, or also occurs outside such
 // children.
+import { isUtf8 } from 'node:buffer';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { ArrayTable } from '../batch.ts';
 import type { BookReader, SheetRead } from '../book.ts';
@@ -172,16 +173,22 @@ class Collector {
     });
     const header = uniqueNames(titles, (t, n) => `${t} (${n})`).names;
     const typing = { decimalComma: false };
-    const rows = this.rows.map((r) =>
-      cols.map((c): Cell => {
+    // Each row of texts is let go once typed: the two forms of a row never all live at once.
+    const rows: Row[] = new Array<Row>(this.rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = this.rows[i];
+      this.rows[i] = EMPTY;
+      rows[i] = cols.map((c): Cell => {
         const t = r[c];
         if (t === undefined || t === '') return null;
         return detect ? detectType(t, typing) : t;
-      }),
-    );
+      });
+    }
     return { header, rows };
   }
 }
+
+const EMPTY: (string | undefined)[] = [];
 
 const childPath = (parent: string, seg: string) => (parent ? `${parent}.${seg}` : seg);
 
@@ -243,8 +250,8 @@ interface PassResult {
   root: string;
 }
 
-/** One parse of the text. */
-function parse(text: string, p: Pass): PassResult {
+/** One parse of the text, given in pieces. */
+function parse(pieces: Iterable<string>, p: Pass): PassResult {
   const parser = new SaxesParser({ xmlns: false, position: true });
   const seq = { n: 0 };
   const collectors = new Map<string, Collector>();
@@ -305,8 +312,7 @@ function parse(text: string, p: Pass): PassResult {
     }
   });
   try {
-    // Pieces of 1 MB: the parser's own buffers stay small whatever the document.
-    for (let i = 0; i < text.length; i += 1 << 20) parser.write(text.slice(i, i + (1 << 20)));
+    for (const piece of pieces) parser.write(piece);
     parser.close();
   } catch (err) {
     if (err instanceof FormatError) throw err;
@@ -340,9 +346,11 @@ const DECLARED: Record<string, 'utf-8' | 'windows-1252' | 'utf-16'> = {
  * The document's text: a BOM decides, then the encoding its declaration names (UTF-8, UTF-16, ISO-8859-1 and
  * windows-1252; ISO-8859-1 is read as windows-1252, as browsers do), then §2.2 (UTF-8 when valid, else
  * windows-1252). Any other declared encoding, UTF-8 declared over bytes that are not, or NUL bytes outside
- * UTF-16, is invalid_file.
+ * UTF-16, is invalid_file. The text is null for valid UTF-8 without a BOM (most documents): textPieces decodes
+ * it as each pass reads it, so that the document is never one string beside its bytes (two bytes a character
+ * once one is past Latin-1).
  */
-export function decodeXml(bytes: Uint8Array): { text: string; encoding: TextEncodingName } {
+export function decodeXml(bytes: Uint8Array): { text: string | null; encoding: TextEncodingName } {
   const b = bytes;
   const bom = (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) || (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff);
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
@@ -356,23 +364,43 @@ export function decodeXml(bytes: Uint8Array): { text: string; encoding: TextEnco
       const kind = DECLARED[declared.toLowerCase()];
       if (kind === undefined || kind === 'utf-16') throw new FormatError('xml-encoding', `encoding ${declared}`, { params: { encoding: declared.slice(0, 40) } });
       if (kind === 'windows-1252') return { text: decodeWindows1252(b), encoding: 'windows-1252' };
-      const decoded = decodeText(b);
-      if (decoded.encoding !== 'utf-8') throw new FormatError('xml-encoding', 'declared UTF-8, not UTF-8', { params: { encoding: declared.slice(0, 40) } });
-      return decoded;
+      if (!isUtf8(buf)) throw new FormatError('xml-encoding', 'declared UTF-8, not UTF-8', { params: { encoding: declared.slice(0, 40) } });
+      return { text: null, encoding: 'utf-8' };
     }
+    if (isUtf8(buf)) return { text: null, encoding: 'utf-8' };
   }
   const decoded = decodeText(b);
   return { text: decoded.text.replace(/^\uFEFF/, ''), encoding: decoded.encoding };
+}
+
+/** Characters the parser takes at a time from a decoded text: its own buffers stay small whatever the document. */
+const PIECE = 1 << 20;
+/**
+ * Bytes of UTF-8 decoded at a time: a piece stays a young, short-lived string (larger strings are allocated
+ * beside the old generation and stay until a full collection, as many as the document has pieces).
+ */
+const UTF8_PIECE = 1 << 15;
+
+/** The text in pieces: slices of the decoded text, or (null) the bytes decoded as UTF-8 a piece at a time. */
+function* textPieces(text: string | null, bytes: Uint8Array): Generator<string> {
+  if (text !== null) {
+    for (let i = 0; i < text.length; i += PIECE) yield text.slice(i, i + PIECE);
+    return;
+  }
+  const decoder = new TextDecoder('utf-8');
+  for (let i = 0; i < bytes.length; i += UTF8_PIECE) yield decoder.decode(bytes.subarray(i, i + UTF8_PIECE), { stream: true });
+  const rest = decoder.decode();
+  if (rest) yield rest;
 }
 
 export class XmlReader implements BookReader {
   readonly format = 'xml' as const;
   readonly sheets: { name: string; visibility: 'visible' }[];
   readonly encoding: TextEncodingName;
-  private readonly text: string;
+  private readonly text: string | null;
 
   constructor(
-    file: SourceFile,
+    private readonly file: SourceFile,
     private readonly ctx: FormatContext,
     private readonly o: XmlReadOptions,
   ) {
@@ -385,7 +413,7 @@ export class XmlReader implements BookReader {
   table(_i: number, read: SheetRead): Table {
     const attributes = this.o.attributes ?? true;
     const wanted = this.o.rowElement ?? '';
-    const pass = (test: RowTest | null) => parse(this.text, { test, attributes, cells: read.cells, signal: this.ctx.signal });
+    const pass = (test: RowTest | null) => parse(textPieces(this.text, this.file.bytes), { test, attributes, cells: read.cells, signal: this.ctx.signal });
     let rows: Collector | null;
     const only = (found: Map<string, Collector>) => found.get('')!;
     if (wanted !== '') {
