@@ -94,11 +94,9 @@ function differences(file: string, want: NonNullable<Expected['sheets']>, got: R
  * Differences known and not fixed yet, each with why: the test fails when one no longer occurs (remove it then),
  * so the list only shrinks. Anything else that differs fails.
  */
-const KNOWN = new Map<string, string>([
-  // `cells: 'full'` reads xlsx with SheetJS, which turns every CR LF of a cell's text into LF (unescapexml);
-  // the fast reader keeps it (test/formats/xlsx-cells.test.ts).
-  ['openpyxl-inline.xlsx, sheet "Hoja1", B3: expected "línea\\r\\ndos", got "línea\\ndos"', 'SheetJS drops the CR of CR LF'],
-]);
+// Differences the corpus shows that are understood and not yet fixed, each with why; empty now that full
+// reads of .xlsx go through the fast reader, which keeps CR LF (SheetJS turned it into LF).
+const KNOWN = new Map<string, string>([]);
 
 test('the real-world corpus is read cell for cell as the independent readers read it', () => {
   assert.ok(corpus.length > 0, 'no file in test/fixtures/real-world');
@@ -138,7 +136,7 @@ type Outcome = { verdict: string; right: boolean | null };
 /** How a path read the file: by which reader (and why it fell back), or refused with which code; right when it matches the .json. */
 function outcome(file: string, want: Expected, reader?: 'sheetjs'): Outcome {
   try {
-    // The fast readers are the values readers (`cells: 'full'` sends xlsx and xls to SheetJS).
+    // Values only, so each format's fast reader is the one tried (a full read sends .xls sheets with formulas to SheetJS).
     const got = read(file, reader, false);
     const book = got.book as unknown as Book;
     const by = reader === 'sheetjs' ? 'sheetjs' : book.readBy === 'sheetjs' ? `fell back to sheetjs because ${book.fellBack ?? 'its format has no fast reader'}` : `fast (${book.format})`;
