@@ -82,7 +82,7 @@ export default defineTool({
     const lookupBook = openWorkbook(lookupFile, ctx, read);
 
     /** The lookup table pulled into its index, its key column resolved once the main table's key is known. */
-    const indexLookup = (main: RowStream, keyCol: number): LookupIndex =>
+    const indexLookup = (main: RowStream, keyCol: number, only: Set<string> | null): LookupIndex =>
       lookupBook.stream((lookup) => {
         const lookupKey =
           opts['lookup-key'] !== ''
@@ -110,38 +110,60 @@ export default defineTool({
           keyCells: joinType === 'full' ? [] : null,
         };
         const { byKey, cells } = index;
-        // With `first`, a key's later rows are never brought: only whether it repeats is kept.
+        // With `first`, a key's later rows are never brought: only whether it repeats is kept. Keys outside
+        // `only` (keys the main table does not hold) are only remembered for that count.
         const repeated = all ? null : new Set<string>();
-        let at = 0;
+        const elsewhere = repeated !== null && only !== null ? new Set<string>() : null;
+        const keepAll = index.keys !== null;
+        let kept = 0;
         for (const batch of lookup) {
           const keyCells = batch.column(lookupKey);
-          if (brought.length > COLUMNS_AS_ROWS) {
-            const rows = batch.rows();
-            for (let j = 0; j < brought.length; j++) {
-              const c = brought[j];
-              const to = cells[j];
-              for (const r of rows) to.push(r[c] ?? null);
-            }
-          } else {
-            for (let j = 0; j < brought.length; j++) for (const c of batch.column(brought[j])) cells[j].push(c ?? null);
-          }
-          for (let i = 0; i < keyCells.length; i++, at++) {
+          const keep: number[] = [];
+          for (let i = 0; i < keyCells.length; i++) {
             const key = keyOf(keyCells[i] ?? null, ignoreCase);
-            if (index.keys) {
-              index.keys.push(key);
+            if (keepAll) {
+              index.keys!.push(key);
               index.keyCells!.push(keyCells[i] ?? null);
+              keep.push(i);
             }
             if (key === null) continue;
-            const known = byKey.get(key);
-            if (known === undefined) byKey.set(key, at);
-            else if (repeated === null) {
-              if (typeof known === 'number') byKey.set(key, [known, at]);
-              else known.push(at);
-            } else if (!repeated.has(key)) {
+            let again: boolean;
+            if (only !== null && !only.has(key)) {
+              again = elsewhere !== null && elsewhere.has(key);
+              if (!again) elsewhere?.add(key);
+            } else {
+              const known = byKey.get(key);
+              // A kept row's cells are at `kept` (the row's own number when every row is kept).
+              const ref = keepAll ? kept + keep.length - 1 : kept + keep.length;
+              again = known !== undefined;
+              if (known === undefined) byKey.set(key, ref);
+              else if (repeated === null) {
+                if (typeof known === 'number') byKey.set(key, [known, ref]);
+                else known.push(ref);
+              }
+              if (!keepAll && (known === undefined || repeated === null)) keep.push(i);
+            }
+            if (again && repeated !== null && !repeated.has(key)) {
               repeated.add(key);
               index.firstRepeated ??= key;
             }
           }
+          if (keep.length === 0 || brought.length === 0) {
+            kept += keep.length;
+            continue;
+          }
+          const rows = keep.length === batch.length ? batch : batch.pick(keep);
+          if (brought.length > COLUMNS_AS_ROWS) {
+            const made = rows.rows();
+            for (let j = 0; j < brought.length; j++) {
+              const c = brought[j];
+              const to = cells[j];
+              for (const r of made) to.push(r[c] ?? null);
+            }
+          } else {
+            for (let j = 0; j < brought.length; j++) for (const c of rows.column(brought[j])) cells[j].push(c ?? null);
+          }
+          kept += keep.length;
         }
         index.repeated = repeated?.size ?? 0;
         return index;
@@ -150,12 +172,23 @@ export default defineTool({
     // The lookup index made for a key column, kept should the main table's read start again (book.ts Restart).
     let made: { title: string; index: LookupIndex } | null = null;
 
-    const join = (main: RowStream) => {
+    /** The keys of the main table (read whole), which alone the lookup rows kept may have. */
+    const keysOf = (main: Iterable<RowBatch>, keyCol: number): Set<string> => {
+      const keys = new Set<string>();
+      for (const batch of main)
+        for (const c of batch.column(keyCol)) {
+          const key = keyOf(c ?? null, ignoreCase);
+          if (key !== null) keys.add(key);
+        }
+      return keys;
+    };
+
+    const join = (main: RowStream, smaller: boolean) => {
       const keyCol = resolveColumn(main, opts.key, 'key', ctx);
       const title = main.header?.[keyCol]?.trim() ? `t${main.header[keyCol]}` : `p${keyCol}`;
       if (made === null || made.title !== title) {
         try {
-          made = { title, index: indexLookup(main, keyCol) };
+          made = { title, index: indexLookup(main, keyCol, smaller ? keysOf(main, keyCol) : null) };
         } catch (err) {
           throw new LookupFailed(err);
         }
@@ -256,10 +289,13 @@ export default defineTool({
 
     // The main sheet streamed past the index. A sheet read again from its start (book.ts Restart) runs `join`
     // again, with a new writer; a main sheet after hidden ones is read whole, so that no sheet copied before it
-    // is copied twice.
+    // is copied twice. A main file smaller than the lookup file (bytes: known before reading) is read whole
+    // and its keys read first, so that only the lookup rows they match are kept (not with `full`, which keeps
+    // every lookup row to append those that match nothing).
+    const smaller = joinType !== 'full' && file.bytes.length < lookupFile.bytes.length;
     let r: ReturnType<typeof join>;
     try {
-      r = book.first.index === 0 ? book.first.stream(join) : join(book.first.table());
+      r = !smaller && book.first.index === 0 ? book.first.stream((main) => join(main, false)) : join(book.first.table(), smaller);
     } catch (err) {
       throw err instanceof LookupFailed ? err.error : err;
     }

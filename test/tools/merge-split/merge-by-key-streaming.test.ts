@@ -202,3 +202,41 @@ test('merge-by-key: a main sheet whose streamed read starts again halfway (a cel
   assert.equal(done.length, 1);
   assert.ok(done[0].text.startsWith(`${n + 1} row(s) read`), done[0].text);
 });
+
+test('merge-by-key: a lookup file larger than the main file keeps only the brought cells of the rows the main keys match', async () => {
+  const main = inputFile('m.csv', ['id,v', ...Array.from({ length: 100 }, (_, i) => `k${i * 37},v${i}`)].join('\n'));
+  const lookup = { ...inputFile('l.csv', ['id,w', ...Array.from({ length: 5000 }, (_, i) => `k${i},w${i}`), 'k37,again'].join('\n')), field: 'lookup-file' };
+  const brought = async (join: string, matches: string) => {
+    let cells = 0;
+    const out = await patched(
+      [
+        [
+          RecordBatch.prototype,
+          'column',
+          (orig) =>
+            function (this: RecordBatch, col: unknown) {
+              const got = orig.call(this, col) as unknown[];
+              if (this.src.name === 'l' && col === 1) cells += got.length;
+              return got;
+            },
+        ],
+      ],
+      () => runTool(tool, [main, lookup], { key: 'id', 'join-type': join, 'multiple-matches': matches, language: 'en' }),
+    );
+    return { cells, lines: textOf(out.files[0].bytes).replace(/^\uFEFF/, '').split('\r\n'), texts: out.messages.map((m) => m.text) };
+  };
+  const first = await brought('left', 'first');
+  // 100 main keys, 5001 lookup rows: 100 rows' cells made and held (matched keys below 5000: k0, k37 … k3663).
+  assert.equal(first.cells, 100);
+  assert.equal(first.lines[2], 'k37,v1,w37');
+  assert.ok(first.texts.some((t) => t.startsWith('1 key(s) repeat') && t.includes('«k37»')), first.texts.join('\n'));
+  const all = await brought('inner', 'all');
+  assert.equal(all.cells, 101);
+  assert.deepEqual(all.lines.slice(2, 4), ['k37,v1,w37', 'k37,v1,again']);
+  // `full` appends every lookup row no main key matched: all of them are kept.
+  const full = await brought('full', 'first');
+  assert.equal(full.cells, 5001);
+  // Titles, the 100 main rows, the 4900 lookup rows not matched (`k37,again` matched), and '' after the last CRLF.
+  assert.equal(full.lines.length, 1 + 100 + 4900 + 1);
+  assert.equal(full.lines.at(-2), ',k4999,w4999');
+});
