@@ -1,24 +1,25 @@
 // BUSCARV/VLOOKUP as a join (tools.md §4 merge-by-key): each row of `file` gets the chosen columns of the
 // `lookup-file` row whose key matches. Keys are compared in machine form (§2.6) with outer spaces trimmed
 // (the number 123 matches the text `123`, `00123` does not), optionally ignoring case; an empty key never
-// matches. A hash join, linear in the rows of both files: the lookup table is pulled a batch at a time into a
-// map from key to row and the columns to bring (its other columns are never held), then the main table is
-// streamed past it, each batch written as it is joined. The main table keeps its rows and their order; the
-// workbook's other sheets are kept in their places (writeEdited).
+// matches. The main table keeps its rows and their order; the workbook's other sheets are kept in their places
+// (writeEdited).
 //
-// Why the hash is always the lookup side, even when the main table is the smaller: the result follows the
-// main table's order, `full` appends the unmatched lookup rows after it in their order, and with `first` the
-// repeated-key warning counts every key of the lookup file. Hashing the main table would still hold every
-// lookup key (for that warning) and the lookup rows the result takes (all of them, for `full`) until the main
-// rows could be written at the end; what it would save is only the brought cells of lookup rows that match
-// nothing. So the lookup side is held in its smallest useful form, and the main side (usually the larger:
-// orders against a catalogue) is never held.
+// A hash join, linear in the rows of both files, whose hash side is the lookup table: the result follows the
+// main table's order, so a main row can be written as soon as it is read only when every lookup row is known.
+// The lookup table is pulled a batch at a time into a map from key to the cells to bring (its other columns
+// are never held). Then:
+// - main file larger (by bytes, known before reading): the main sheet streams past the map, each batch written
+//   as it is joined, so that the larger side is never held;
+// - main file smaller (left and inner joins): it is read whole first, and only the lookup rows its keys match
+//   are kept (with `first`, only each key's first): the lookup side then costs its keys (the repeated-key
+//   warning counts every key of the lookup file) and the rows the result takes. `full` appends every lookup
+//   row no main key matched, in its order, after the main rows: those are kept whichever side is larger.
 import * as v from 'valibot';
 import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { columnList, optionalColumnRef, columnRef, resolveColumn, resolveColumns } from '../core/columns.ts';
 import { editedFormat, editedName, editFormat, hasHeader } from '../core/schema.ts';
-import { BATCH_ROWS, csvText, laidOut, listText, openWorkbook, titlesBeside, writeEdited, type AnyCell, type Cell, type RowBatch, type RowStream} from '../formats/index.ts';
+import { BATCH_ROWS, csvText, laidOut, listText, openWorkbook, titlesBeside, writeEdited, type AnyCell, type Cell, type RowBatch, type RowStream } from '../formats/index.ts';
 
 const MAX_COLUMNS = 1000;
 /** Brought columns past which a lookup batch is read as rows (one scan of each record) rather than column by column. */
