@@ -50,8 +50,11 @@ interface LookupIndex {
   keyCells: Cell[] | null;
 }
 
-/** An error of the lookup file's read, carried out of the main table's read, which must not take it for its own. */
-class LookupFailed {
+/**
+ * An error raised within the main table's streamed read that is not the read's own (the lookup file's read, the
+ * writer's limits): carried out of it, so that the read neither names its file in it nor reads again for it.
+ */
+class Carried {
   constructor(readonly error: unknown) {}
 }
 
@@ -83,7 +86,7 @@ export default defineTool({
     const lookupBook = openWorkbook(lookupFile, ctx, read);
 
     /** The lookup table pulled into its index, its key column resolved once the main table's key is known. */
-    const indexLookup = (main: RowStream, keyCol: number, only: Set<string> | null): LookupIndex =>
+    const indexLookup = (main: { header: string[] | null }, keyCol: number, only: Set<string> | null): LookupIndex =>
       lookupBook.stream((lookup) => {
         const lookupKey =
           opts['lookup-key'] !== ''
@@ -184,16 +187,34 @@ export default defineTool({
       return keys;
     };
 
-    const join = (main: RowStream, smaller: boolean) => {
+    // Errors of the main table's own read (a Restart, a reader's fault to fall back from): its read handles them.
+    const ofRead = new WeakSet<object>();
+    const reading = <T>(f: () => T): T => {
+      try {
+        return f();
+      } catch (err) {
+        if (err !== null && typeof err === 'object') ofRead.add(err);
+        throw err;
+      }
+    };
+    function* pulled(main: Iterable<RowBatch>): Generator<RowBatch> {
+      const it = reading(() => main[Symbol.iterator]());
+      try {
+        for (;;) {
+          const next = reading(() => it.next());
+          if (next.done) return;
+          yield next.value;
+        }
+      } finally {
+        it.return?.();
+      }
+    }
+
+    const join = (table: RowStream, smaller: boolean) => {
+      const main = reading(() => ({ name: table.name, header: table.header, titleCells: table.titleCells, width: table.width, delimiter: table.delimiter }));
       const keyCol = resolveColumn(main, opts.key, 'key', ctx);
       const title = main.header?.[keyCol]?.trim() ? `t${main.header[keyCol]}` : `p${keyCol}`;
-      if (made === null || made.title !== title) {
-        try {
-          made = { title, index: indexLookup(main, keyCol, smaller ? keysOf(main, keyCol) : null) };
-        } catch (err) {
-          throw new LookupFailed(err);
-        }
-      }
+      if (made === null || made.title !== title) made = { title, index: indexLookup(main, keyCol, smaller ? keysOf(table, keyCol) : null) };
       const lookup = made.index;
       const { brought, cells, byKey } = lookup;
 
@@ -224,7 +245,7 @@ export default defineTool({
 
       function* joined(): Generator<RowBatch | readonly (readonly AnyCell[])[]> {
         let at = 0;
-        for (const batch of main) {
+        for (const batch of pulled(table)) {
           // The key column alone: the main rows are made only by the writer that needs them (a CSV's records are
           // copied as their bytes, csv/write.ts laidOut).
           const keys = batch.column(keyCol);
@@ -296,9 +317,18 @@ export default defineTool({
     const smaller = joinType !== 'full' && file.bytes.length < lookupFile.bytes.length;
     let r: ReturnType<typeof join>;
     try {
-      r = !smaller && book.first.index === 0 ? book.first.stream((main) => join(main, false)) : join(book.first.table(), smaller);
+      r =
+        !smaller && book.first.index === 0
+          ? book.first.stream((main) => {
+              try {
+                return join(main, false);
+              } catch (err) {
+                throw err !== null && typeof err === 'object' && ofRead.has(err) ? err : new Carried(err);
+              }
+            })
+          : join(book.first.table(), smaller);
     } catch (err) {
-      throw err instanceof LookupFailed ? err.error : err;
+      throw err instanceof Carried ? err.error : err;
     }
     const { written, preview, counts, renamed, lookup } = r;
     if (renamed.length > 0) ctx.message('info', 'titles_renamed', { names: listText(renamed) });

@@ -240,3 +240,17 @@ test('merge-by-key: a lookup file larger than the main file keeps only the broug
   assert.equal(full.lines.length, 1 + 100 + 4900 + 1);
   assert.equal(full.lines.at(-2), 'k4999,,w4999');
 });
+
+test('merge-by-key: an `all` result past the xlsx row limit is 413 format_limit_exceeded, naming no input file, while the main sheet streams', async () => {
+  // 1,050 main rows × 1,000 lookup rows of one key: 1,050,000 rows, past the 1,048,576 of a sheet.
+  const main = inputFile('m.xlsx', await book({ Datos: [['K', 'V', 'Nota'], ...Array.from({ length: 1050 }, (_, i) => ['a', i, `nota ${i}`])] }));
+  const lookup = { ...inputFile('l.xlsx', await book({ L: [['K', 'W'], ...Array.from({ length: 1000 }, (_, i) => ['a', i])] })), field: 'lookup-file' };
+  assert.ok(main.bytes.length > lookup.bytes.length, 'the main file is the larger: it streams');
+  const err = await runTool(tool, [main, lookup], { key: 'K', 'multiple-matches': 'all' }).then(
+    () => assert.fail('no error'),
+    (e: unknown) => e as { code: string; detail?: { option?: string; params?: Record<string, unknown> } },
+  );
+  assert.equal(err.code, 'format_limit_exceeded');
+  assert.equal(err.detail?.option, undefined);
+  assert.equal(err.detail?.params?.name, undefined);
+});
