@@ -13,15 +13,12 @@ import { textOf } from '../../helpers/typed-titles.ts';
 
 type V = string | number | null;
 
-/** mulberry32: the same tables on every run. */
+/** Numbers in [0, 1) that look random and are the same on every run (the fractions of a scaled sine). */
 function prng(seed: number): () => number {
-  let a = seed >>> 0;
+  let i = seed * 1000;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    const v = Math.sin(++i * 12.9898) * 43758.5453;
+    return v - Math.floor(v);
   };
 }
 
@@ -48,6 +45,9 @@ function sides(mainRows: number, mainKeys: [number, number], lookupRows: number,
   const rand = prng(seed);
   const main = Array.from({ length: mainRows }, (_, i) => [`P${i}`, keyCell(rand, ...mainKeys), i * 3] as V[]);
   const lookup = Array.from({ length: lookupRows }, (_, i) => [`R${i}`, keyCell(rand, ...lookupKeys), `n${i}`, i % 7 === 0 ? null : i * 10] as V[]);
+  // One key that only ignore-case matches, whatever was drawn.
+  main.push(['Pcase', `k${lookupKeys[0]}`, -1]);
+  lookup.push(['Rcase', `K${lookupKeys[0]}`, 'case', -10]);
   return { main, lookup };
 }
 
@@ -120,6 +120,8 @@ for (const [label, s] of [
   test(`merge-by-key (${label}), CSV: every join type and duplicate policy gives the nested-loop join, read back by papaparse`, async () => {
     const main = inputFile('main.csv', csvOf(MAIN_TITLES, s.main));
     const lookup = { ...inputFile('lookup.csv', csvOf(LOOKUP_TITLES, s.lookup)), field: 'lookup-file' };
+    // The side read whole and the side streamed follow the files' sizes.
+    assert.equal(main.bytes.length > lookup.bytes.length, s === LARGER);
     for (const { join, matches } of CASES) {
       for (const ignoreCase of join === 'left' ? [false, true] : [false]) {
         const notFound = join === 'left' ? '#N/D' : '';
@@ -147,6 +149,8 @@ for (const [label, s] of [
   test(`merge-by-key (${label}), xlsx: every join type and duplicate policy gives the nested-loop join with types kept, read back by exceljs`, async () => {
     const main = inputFile('main.xlsx', await xlsxOf('Datos', MAIN_TITLES, s.main));
     const lookup = { ...inputFile('lookup.xlsx', await xlsxOf('Tabla', LOOKUP_TITLES, s.lookup)), field: 'lookup-file' };
+    // The side read whole and the side streamed follow the files' sizes.
+    assert.equal(main.bytes.length > lookup.bytes.length, s === LARGER);
     for (const { join, matches } of CASES) {
       const out = await runTool(tool, [main, lookup], { key: 'Clave', columns: ['Nombre', 'Peso'], 'join-type': join, 'multiple-matches': matches, language: 'en' });
       const [sheet] = await readXlsx(out.files[0].bytes);
