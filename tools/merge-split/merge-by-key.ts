@@ -19,7 +19,7 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { columnList, optionalColumnRef, columnRef, resolveColumn, resolveColumns } from '../core/columns.ts';
 import { editedFormat, editedName, editFormat, hasHeader } from '../core/schema.ts';
-import { BATCH_ROWS, csvText, laidOut, listText, openWorkbook, titlesBeside, writeEdited, type AnyCell, type Cell, type RowBatch, type RowStream } from '../formats/index.ts';
+import { BATCH_ROWS, csvText, laidOut, listText, openWorkbook, resultBudget, titlesBeside, writeEdited, type AnyCell, type Cell, type RowBatch, type RowStream } from '../formats/index.ts';
 
 const MAX_COLUMNS = 1000;
 /** Brought columns past which a lookup batch is read as rows (one scan of each record) rather than column by column. */
@@ -210,7 +210,13 @@ export default defineTool({
       }
     }
 
+    // A join run again (its main read started again) writes anew: what the abandoned writer counted against
+    // the run's result budget is never delivered.
+    const budget = resultBudget(ctx);
+    const spent = budget?.used ?? 0;
+
     const join = (table: RowStream, smaller: boolean) => {
+      if (budget) budget.used = spent;
       const main = reading(() => ({ name: table.name, header: table.header, titleCells: table.titleCells, width: table.width, delimiter: table.delimiter }));
       const keyCol = resolveColumn(main, opts.key, 'key', ctx);
       const title = main.header?.[keyCol]?.trim() ? `t${main.header[keyCol]}` : `p${keyCol}`;
