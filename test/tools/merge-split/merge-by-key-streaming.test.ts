@@ -254,3 +254,18 @@ test('merge-by-key: an `all` result past the xlsx row limit is 413 format_limit_
   assert.equal(err.detail?.option, undefined);
   assert.equal(err.detail?.params?.name, undefined);
 });
+
+test('merge-by-key: a lookup sheet whose streamed read starts again halfway is indexed once, from the whole read', async () => {
+  const n = 1400;
+  const rows: unknown[][] = [[null, 'K', 'W'], ...Array.from({ length: n }, (_, i) => [null, `k${i}`, `w${i}`]), ['izq', 'k5', 'otra']];
+  const lookup = { ...inputFile('l.xlsx', await book({ Tabla: rows })), field: 'lookup-file' };
+  const main = inputFile('m.csv', ['K,V', 'k5,a', 'k1399,b', 'k1400,c'].join('\n'));
+  const whole: string[] = [];
+  const events: { kind: 'read' | 'write'; rows: number }[] = [];
+  const out = await patched(xlsxSpies(events, whole), () => runTool(tool, [main, lookup], { key: 'K', columns: 'W', language: 'en' }));
+  assert.deepEqual(whole, ['Tabla']);
+  const lines = textOf(out.files[0].bytes).replace(/^\uFEFF/, '').split('\r\n');
+  assert.deepEqual(lines, ['K,V,W', 'k5,a,w5', 'k1399,b,w1399', 'k1400,c,', '']);
+  const texts = out.messages.map((m) => m.text);
+  assert.equal(texts.filter((t) => t.startsWith('1 key(s) repeat in «l.xlsx» (first: «k5»)')).length, 1, texts.join('\n'));
+});
