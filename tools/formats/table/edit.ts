@@ -45,11 +45,11 @@ export function writeEdited(book: Workbook<Cell>, used: Sheet<Cell>, format: 'xl
         const write = take(out.sheet(head).write);
         for (const batch of table.rows) write(batch);
       } else {
-        // Another sheet, unchanged: copied as its rows are read.
-        sheet.stream((rows) => {
-          const copy = out.sheet(rows);
-          for (const batch of rows) copy.write(batch);
-        });
+        // Another sheet, unchanged, read whole: a streamed read may have to start again (a cell left of the
+        // columns its first rows decided, book.ts Restart), and a sheet the ZIP has begun cannot be taken back.
+        const table = sheet.table();
+        const copy = out.sheet(table);
+        for (const batch of table) copy.write(batch);
       }
     }
     written = out.end();
