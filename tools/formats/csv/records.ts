@@ -13,7 +13,7 @@ import { FormatError } from '../errors.ts';
 import type { Cell, Row, SourceFile } from '../model.ts';
 import { baseNameOf, checkCells, decodeAs, decodeText, detectDelimiter, guessUtf16, isEightBit, parseCsv, type TextEncodingName } from './read.ts';
 import { encodingLabel } from './charset.ts';
-import { CR, FieldScan, fieldText, LF, scanField } from './tokens.ts';
+import { CR, END, FieldScan, fieldText, LF, QUOTE, scanField, stopsOf } from './tokens.ts';
 import { detectType, type DetectOptions } from './detect-type.ts';
 import { silent, type Report } from '../report.ts';
 
@@ -311,6 +311,7 @@ function scanRecords(b: Buffer, d: number): Scan {
   let used = 0;
   const literal = new Set<number>();
   const f = new FieldScan();
+  const stops = stopsOf(d);
   let i = 0;
   while (i < n) {
     const recStart = i;
@@ -321,14 +322,26 @@ function scanRecords(b: Buffer, d: number): Scan {
     for (;;) {
       fields++;
       const s = i;
-      i = scanField(f, b, i, n, d, literal);
-      if (f.quoted) {
-        const tail = i > f.close + 1;
-        if (tail || !f.special) plain = 0;
-        if (tail || f.close > s + 1) nonEmpty++;
-      } else {
-        if (f.quote) plain = 0;
+      if (b[i] !== QUOTE || (literal.size > 0 && literal.has(i))) {
+        // An unquoted field (most are), scanned here as scanField scans it, without a call and a FieldScan
+        // per field.
+        for (; i < n; i++) {
+          const t = stops[b[i]];
+          if (t === 0) continue;
+          if (t === END) break;
+          plain = 0;
+        }
         if (i > s) nonEmpty++;
+      } else {
+        i = scanField(f, b, i, n, d, literal);
+        if (f.quoted) {
+          const tail = i > f.close + 1;
+          if (tail || !f.special) plain = 0;
+          if (tail || f.close > s + 1) nonEmpty++;
+        } else {
+          if (f.quote) plain = 0;
+          if (i > s) nonEmpty++;
+        }
       }
       if (i >= n) {
         recEnd = n;
