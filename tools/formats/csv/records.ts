@@ -343,13 +343,14 @@ interface Scan {
  */
 function scanRecords(b: Buffer, d: number): Scan {
   const n = b.length;
-  let cap = Math.max(16, Math.min(n >> 5, 1 << 20));
+  const guess = sizesOf(b, d);
+  let cap = Math.max(16, Math.min(guess.records, 1 << 20));
   let starts = new Int32Array(cap);
   let ends = new Int32Array(cap);
   let counts = new Int32Array(cap);
   let flags = new Uint8Array(cap);
   let firsts: Int32Array | null = new Int32Array(cap);
-  let fieldAt: Uint16Array | null = new Uint16Array(Math.max(64, n >> 3));
+  let fieldAt: Uint16Array | null = new Uint16Array(Math.max(64, Math.min(guess.fields, 1 << 24)));
   let nf = 0;
   let size = 0;
   let used = 0;
@@ -363,7 +364,7 @@ function scanRecords(b: Buffer, d: number): Scan {
     let nonEmpty = 0;
     let plain = PLAIN;
     let recEnd: number;
-    if (fieldAt !== null) firsts![size] = nf;
+    const firstField = nf;
     for (;;) {
       fields++;
       const s = i;
@@ -430,6 +431,7 @@ function scanRecords(b: Buffer, d: number): Scan {
       fl.set(flags);
       flags = fl;
     }
+    if (firsts !== null) firsts[size] = firstField;
     starts[size] = recStart;
     ends[size] = recEnd;
     counts[size] = fields;
@@ -438,6 +440,24 @@ function scanRecords(b: Buffer, d: number): Scan {
     size++;
   }
   return { starts, ends, counts, flags, size, used, literal, fieldAt: fieldAt && fieldAt.subarray(0, nf), firsts };
+}
+
+/**
+ * The records and fields the file's first 64 KB hold, scaled to its size with a quarter more: the first sizes
+ * of scanRecords' arrays, which grow by doubling when a file holds more. Sized from the bytes instead (one
+ * record per 32), they took about 5 MB more than they used on 12 MB of 120-byte records.
+ */
+function sizesOf(b: Buffer, d: number): { records: number; fields: number } {
+  const sample = Math.min(b.length, 1 << 16);
+  let lines = 1;
+  let delimiters = 0;
+  for (let i = 0; i < sample; i++) {
+    const c = b[i];
+    if (c === LF || (c === CR && b[i + 1] !== LF)) lines++;
+    else if (c === d) delimiters++;
+  }
+  const scale = (1.25 * b.length) / Math.max(sample, 1);
+  return { records: Math.ceil(lines * scale), fields: Math.ceil((lines + delimiters) * scale) };
 }
 
 function growOffsets(a: Uint16Array): Uint16Array {
