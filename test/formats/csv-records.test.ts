@@ -125,3 +125,44 @@ test('records path: maxCells counts the non-empty fields before padding, and the
     assert.equal(b.value?.rowCount, a.value?.table.rows.length);
   }
 });
+
+test('records path: with a record over 64 KB (no field offsets) the columns, bounds and dropped columns are as readCsv gives them', () => {
+  const long = 'x'.repeat(70_000);
+  const text = `a,b,c\n1,"${long}, ""q""",z\n2,,"y,1"\n"3",${long},\n`;
+  const file = inputFile('long.csv', text);
+  const src = readCsvRecords(file, { hasHeader: true });
+  // The path taken when a record is too long for 16-bit offsets (the other path is the 4,000 files above).
+  assert.equal(src.fieldAt, null);
+  const { table, delimiter } = readCsv(file, { hasHeader: true, detectTypes: false });
+  for (let col = 0; col < src.width; col++) {
+    const texts = table.rows.map((r) => (r[col] ?? '') as string);
+    const values = [...new Set(texts)];
+    assert.deepEqual(groups(src, col), { partOf: Int32Array.from(texts, (t) => values.indexOf(t)), values });
+    const header = table.header!.filter((_, i) => i !== col);
+    const rows = table.rows.map((r) => r.filter((_, i) => i !== col));
+    assert.equal(latin(writeAll(src, { header, dropColumn: col })), latin(writeCsv({ name: 't', header, rows, delimiter })));
+  }
+  // A file of short records has them, and they give the same fields.
+  const short = readCsvRecords(inputFile('s.csv', 'a,b,c\n1,"x,y",\n,,\n'), { hasHeader: true });
+  assert.notEqual(short.fieldAt, null);
+  assert.deepEqual(short.column(Int32Array.from([1, 2]), 1), ['x,y', null]);
+  assert.deepEqual(short.span(1, 1), [8, 13]);
+});
+
+test('records path: a file whose first 64 KB hold a few long records and the rest many short ones (the arrays outgrow their first sizes) reads as readCsv reads it', () => {
+  const long = (i: number) => `${i},"${'w'.repeat(30_000)}",${i}\r\n`;
+  const text = `a,b,c\r\n${long(1)}${long(2)}${long(3)}` + Array.from({ length: 10_000 }, (_, i) => `${i},"x${i % 7}",${i % 3 ? '' : 'q'}\r\n`).join('');
+  const file = inputFile('grow.csv', text);
+  const src = readCsvRecords(file, { hasHeader: true });
+  assert.notEqual(src.fieldAt, null);
+  const { table, delimiter } = readCsv(file, { hasHeader: true, detectTypes: false });
+  assert.equal(src.rowCount, table.rows.length);
+  for (let col = 0; col < src.width; col++) {
+    const texts = table.rows.map((r) => (r[col] ?? '') as string);
+    const values = [...new Set(texts)];
+    assert.deepEqual(groups(src, col), { partOf: Int32Array.from(texts, (t) => values.indexOf(t)), values });
+    const header = table.header!.filter((_, i) => i !== col);
+    const rows = table.rows.map((r) => r.filter((_, i) => i !== col));
+    assert.equal(latin(writeAll(src, { header, dropColumn: col })), latin(writeCsv({ name: 't', header, rows, delimiter })));
+  }
+});

@@ -12,7 +12,7 @@
 // as written, quotes included. A quote that never closes before the end of the text is a plain character
 // (it is added to `literal`, and the field read again as unquoted). A delimiter, CR or LF ends a field outside
 // quotes; CR, LF and CRLF each end a record.
-const QUOTE = 34;
+export const QUOTE = 34;
 export const CR = 13;
 export const LF = 10;
 
@@ -33,7 +33,7 @@ export class FieldScan {
 }
 
 /** A byte that ends a field outside quotes (the delimiter, CR, LF), in stopsOf's table. */
-const END = 1;
+export const END = 1;
 /** The quote, in stopsOf's table. */
 const Q = 2;
 const STOPS: (Uint8Array | undefined)[] = [];
@@ -43,7 +43,7 @@ const STOPS: (Uint8Array | undefined)[] = [];
  * Testing the delimiter, CR, LF and the quote in turn made the column reader (split-by-column), which crosses
  * every field before the one it reads, measurably slower than the loop it replaced.
  */
-function stopsOf(d: number): Uint8Array {
+export function stopsOf(d: number): Uint8Array {
   let t = STOPS[d];
   if (t === undefined) {
     t = new Uint8Array(256);

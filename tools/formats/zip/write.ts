@@ -188,7 +188,8 @@ export interface Deflated {
   size: number;
   crc: number;
   flag: number;
-  bytes: Uint8Array<ArrayBuffer>;
+  /** The deflated stream, in the pieces it was made in (put into the ZIP one after another, never joined). */
+  pieces: Uint8Array<ArrayBuffer>[];
 }
 
 const deflateRawAsync = promisify(deflateRaw);
@@ -207,7 +208,7 @@ export async function deflatePieces(bytes: Uint8Array, level: number): Promise<D
     pieces.push(deflateRawAsync(bytes.subarray(at, at + PIECE_BYTES), { level, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH }));
   }
   const crc = crc32(bytes);
-  return { level, size: bytes.length, crc, flag: levelFlag(level), bytes: joinBytes(await Promise.all(pieces)) as Uint8Array<ArrayBuffer> };
+  return { level, size: bytes.length, crc, flag: levelFlag(level), pieces: (await Promise.all(pieces)) as Uint8Array<ArrayBuffer>[] };
 }
 
 /**
@@ -224,7 +225,7 @@ function deflateText(text: string, level: number): Deflated {
   const known = memo.get(text);
   if (known?.level === level) return known;
   const data = Buffer.from(text, 'utf8');
-  const done: Deflated = { level, size: data.length, crc: crc32(data), flag: levelFlag(level), bytes: new Uint8Array(deflateRawSync(data, { level })) };
+  const done: Deflated = { level, size: data.length, crc: crc32(data), flag: levelFlag(level), pieces: [new Uint8Array(deflateRawSync(data, { level }))] };
   return text.length <= MEMO_MAX_TEXT ? memo.set(text, done) : done;
 }
 
@@ -262,18 +263,14 @@ export function zipBuilder(budget: ResultBudget | null = null) {
     },
     /** A deflated entry of a short text, deflated once for all the results that repeat it. */
     deflatedText(path: string, level: number, text: string): void {
-      const d = deflateText(text, level);
-      budget?.add(d.bytes.length);
-      const entry = new DeflatedEntry(path, d.size, d.crc, d.flag);
-      zip.add(entry);
-      entry.ondata(null, d.bytes, true);
+      this.deflatedBytes(path, deflateText(text, level));
     },
-    /** An entry deflated beforehand (deflatePieces). */
+    /** An entry deflated beforehand (deflatePieces): its pieces go in as they are, joined only with the archive. */
     deflatedBytes(path: string, d: Deflated): void {
-      budget?.add(d.bytes.length);
+      budget?.add(d.pieces.reduce((n, p) => n + p.length, 0));
       const entry = new DeflatedEntry(path, d.size, d.crc, d.flag);
       zip.add(entry);
-      entry.ondata(null, d.bytes, true);
+      d.pieces.forEach((p, i) => entry.ondata(null, p, i === d.pieces.length - 1));
     },
     /** An entry stored as it is: for content that is already compressed. */
     stored(path: string, bytes: Uint8Array): void {
