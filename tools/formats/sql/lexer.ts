@@ -42,8 +42,7 @@ export class Lexer {
   /** A word as written, an identifier or string unquoted, a number's literal, a punctuation mark. */
   value = '';
   prefix: StringPrefix = '';
-  /** What plainValue() read. */
-  literal = '';
+  /** Where plainValue()'s literal lies. */
   literalStart = 0;
   literalEnd = 0;
   /** The next backslash and the next `/*` at or after where they were last looked for (Infinity: none left):
@@ -145,10 +144,10 @@ export class Lexer {
   /**
    * The next value of a tuple when it is one plain literal followed by `,` or `)`: a `'…'` string without a
    * doubled quote or an escape, a number (`-` glued to it allowed), or a word (the caller accepts NULL, TRUE
-   * and FALSE). Returns its kind, with the literal in `literal` (for a negative number, with its `-`) and its
-   * offsets in `literalStart`/`literalEnd`, the delimiter read as the current token; anything else returns
+   * and FALSE). Returns its kind, with its offsets in `literalStart`/`literalEnd` (a string's without its
+   * quotes, a negative number's with its `-`), the delimiter read as the current token; anything else returns
    * null with nothing moved, for next() to read token by token. Most values of a dump are such literals: one
-   * step each, not a token list.
+   * step each, no token list and no string made (the reader slices what it keeps).
    */
   plainValue(): 'string' | 'number' | 'word' | null {
     const t = this.text;
@@ -158,38 +157,36 @@ export class Lexer {
     const i = this.pos;
     const c = t.charCodeAt(i);
     let kind: 'string' | 'number' | 'word' | null = null;
-    let value = '';
+    let from = i;
+    let to = i;
     let end = i;
     if (c === 39) {
       const q = t.indexOf("'", i + 1);
       if (q > 0 && t.charCodeAt(q + 1) !== 39 && !(this.backslash && (this.backslashAt = this.nextOf('\\', i + 1, this.backslashAt)) < q)) {
         kind = 'string';
-        value = t.slice(i + 1, q);
+        from = i + 1;
+        to = q;
         end = q + 1;
       }
     } else if (isDigit(c) || (c === 45 && isDigit(t.charCodeAt(i + 1)))) {
-      const from = c === 45 ? i + 1 : i;
-      if (!(t.charCodeAt(from) === 48 && (t.charCodeAt(from + 1) === 120 || t.charCodeAt(from + 1) === 88))) {
-        this.number(from);
+      const at = c === 45 ? i + 1 : i;
+      if (!(t.charCodeAt(at) === 48 && (t.charCodeAt(at + 1) === 120 || t.charCodeAt(at + 1) === 88))) {
         kind = 'number';
-        value = c === 45 ? '-' + this.value : this.value;
-        end = this.end;
+        to = end = this.numberEnd(at);
       }
     } else if (c === 78 || c === 110 || c === 84 || c === 116 || c === 70 || c === 102) {
       let j = i + 1;
       while (j < t.length && isWordPart(t.charCodeAt(j))) j++;
       kind = 'word';
-      value = t.slice(i, j);
-      end = j;
+      to = end = j;
     }
     if (kind !== null) {
       this.pos = end;
       this.skipSpace();
       const d = t.charCodeAt(this.pos);
       if (d === 44 || d === 41) {
-        this.literal = value;
-        this.literalStart = i;
-        this.literalEnd = end;
+        this.literalStart = from;
+        this.literalEnd = to;
         this.prefix = '';
         this.lineStart = false;
         this.start = this.pos;
@@ -279,12 +276,19 @@ export class Lexer {
 
   private number(i: number): TokenKind {
     const t = this.text;
-    let j = i;
     if (t.charCodeAt(i) === 48 && (t.charCodeAt(i + 1) === 120 || t.charCodeAt(i + 1) === 88)) {
-      j = i + 2;
+      let j = i + 2;
       while (j < t.length && /[0-9a-fA-F]/.test(t[j])) j++;
       return this.set('hex', j, t.slice(i, j));
     }
+    const j = this.numberEnd(i);
+    return this.set('number', j, t.slice(i, j));
+  }
+
+  /** Where a decimal number starting at `i` ends: digits, a fraction, an exponent when digits follow it. */
+  private numberEnd(i: number): number {
+    const t = this.text;
+    let j = i;
     while (isDigit(t.charCodeAt(j))) j++;
     if (t.charCodeAt(j) === 46) {
       j++;
@@ -299,7 +303,7 @@ export class Lexer {
         j = k;
       }
     }
-    return this.set('number', j, t.slice(i, j));
+    return j;
   }
 
   /**

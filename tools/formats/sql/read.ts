@@ -13,7 +13,6 @@
 //   expression are their SQL text (warning);
 // - an unclosed string, identifier or comment, a tuple of the wrong width, or parentheses nested past 256 levels
 //   are `invalid_file` with the line; a script without CREATE TABLE or INSERT … VALUES is `invalid_file`.
-import { ArrayTable } from '../batch.ts';
 import type { BookReader, SheetRead } from '../book.ts';
 import { decodeText, refuseBinary } from '../csv/read.ts';
 import { FormatError } from '../errors.ts';
@@ -21,6 +20,7 @@ import { sameDecimal } from '../json/read.ts';
 import type { Cell, FormatContext, Row, SourceFile, Table, TextEncodingName } from '../model.ts';
 import { DIALECTS, type DialectId } from './dialects.ts';
 import { Lexer, Unclosed, type StringPrefix, type TokenKind } from './lexer.ts';
+import { DATE, FALSE, FLAG, isoDate, NULL, NUMBER, numberForm, PLAIN_NUMBER, SqlRows, SqlValues, TEXT, TIME, TRUE } from './values.ts';
 
 export const SQL_DIALECTS = ['auto', ...DIALECTS] as const;
 export type SqlDialectOption = (typeof SQL_DIALECTS)[number];
@@ -43,7 +43,7 @@ interface SqlTable {
   types: string[];
   /** Columns CREATE TABLE declared (INSERT lists may append more). */
   declared: number;
-  rows: Row[];
+  values: SqlValues;
   /** Cells with a value. */
   cells: number;
 }
@@ -51,22 +51,6 @@ interface SqlTable {
 /** A token of a value, kept to decide what the value is. */
 type Token = { kind: TokenKind; value: string; prefix: StringPrefix };
 const MAX_VALUE_TOKENS = 64;
-/**
- * Up to 15 significant digits without an exponent always read back exactly (DBL_DIG): no need to compare.
- * `-?d+(.d+)?` with at most 15 digits, checked without a regular expression (one per number was a tenth of the read).
- */
-function shortNumber(s: string): boolean {
-  let i = s.charCodeAt(0) === 45 ? 1 : 0;
-  let digits = 0;
-  let dot = -1;
-  for (; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) digits++;
-    else if (c === 46 && dot < 0 && digits > 0) dot = i;
-    else return false;
-  }
-  return digits > 0 && digits <= 15 && dot !== s.length - 1;
-}
 const TYPED = new Set(['DATE', 'TIME', 'TIMESTAMP']);
 const TEXT_PREFIXES = new Set<StringPrefix>(['', 'N', 'E', '$']);
 
@@ -75,6 +59,8 @@ export interface SqlReadOptions {
   maxCells: number;
   ctx: FormatContext;
   file: string;
+  /** Every value read token by token, none as a plain literal: the tests compare the two ways. */
+  tokens?: boolean;
 }
 
 export interface SqlScript {
@@ -99,6 +85,33 @@ export function detectDialect(text: string): DialectId {
     if (!(err instanceof Unclosed)) throw err;
   }
   return found;
+}
+
+/** A table's columns: the widest of its titles and rows. */
+function widthOf(t: SqlTable): number {
+  let width = t.columns.length;
+  for (let r = 0; r < t.values.rows; r++) width = Math.max(width, t.values.lengthOf(r));
+  return width;
+}
+
+/** A table's rows as cells, each as wide as the table. */
+export function rowsOf(t: SqlTable): Row[] {
+  return new SqlRows(t.name, t.columns, widthOf(t), t.values).rows();
+}
+
+const isFlag = (type: string) => BOOLEAN_TYPES.has(type) || type === 'TINYINT(1)';
+
+/** The code of a plain word: NULL, TRUE, FALSE, or -1 for any other (an expression). */
+function wordCode(t: string, s: number, e: number): number {
+  return wordIs(t, s, e, 'null') ? NULL : wordIs(t, s, e, 'true') ? TRUE : wordIs(t, s, e, 'false') ? FALSE : -1;
+}
+
+/** [s, e) of t is the word `lower` in any case. */
+function wordIs(t: string, s: number, e: number, lower: string): boolean {
+  if (e - s !== lower.length) return false;
+  // `| 32` lowers an ASCII letter and makes nothing else one.
+  for (let i = 0; i < lower.length; i++) if ((t.charCodeAt(s + i) | 32) !== lower.charCodeAt(i)) return false;
+  return true;
 }
 
 const lineOf = (text: string, at: number) => {
@@ -191,7 +204,7 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
         return other;
       }
     }
-    tables.set(key, (t = { name: n.name, qualified: n.qualified, columns: [], types: [], declared: 0, rows: [], cells: 0 }));
+    tables.set(key, (t = { name: n.name, qualified: n.qualified, columns: [], types: [], declared: 0, values: new SqlValues(text), cells: 0 }));
     return t;
   };
 
@@ -277,14 +290,19 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
     return other(start, end);
   };
 
+  /** Whether a number literal (with its sign) a double cannot hold exactly, counted: it stays text. */
+  const inexactNumber = (number: string, start: number): boolean => {
+    // `5.` and `.5` are SQL numbers; sameDecimal reads JSON's forms only.
+    if (sameDecimal(number.replace(/^(-?)\./, '$10.').replace(/\.(?=$|[eE])/, ''), Number(number))) return false;
+    if (inexact.count++ === 0) inexact.first = `${number.slice(0, 40)} (${o.ctx.t('names.sql-line', { line: lineOf(text, start) })})`;
+    return true;
+  };
+
   /** A number literal (with its sign) in a column of declared `type`. */
   const numberCell = (number: string, start: number, type: string): Cell => {
     const n = Number(number);
-    if (!shortNumber(number) && !sameDecimal(number, n)) {
-      if (inexact.count++ === 0) inexact.first = `${number.slice(0, 40)} (${o.ctx.t('names.sql-line', { line: lineOf(text, start) })})`;
-      return number;
-    }
-    if ((BOOLEAN_TYPES.has(type) || type === 'TINYINT(1)') && (n === 0 || n === 1)) return n === 1;
+    if (numberForm(number, 0, number.length) === 0 && inexactNumber(number, start)) return number;
+    if (isFlag(type) && (n === 0 || n === 1)) return n === 1;
     return n === 0 ? 0 : n;
   };
 
@@ -345,29 +363,38 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
     const line = () => lineOf(text, listStart);
     const map = list === null ? null : list.map((c) => columnIndex(t, c, line));
     const width = list !== null ? list.length : t.declared > 0 ? t.declared : -1;
+    // What a plain string or number is in each column, by its declared type (decided once per statement).
+    const stringCodes = t.types.map((type) => (type === 'TIME' ? TIME : DATE_TYPES.has(type) ? DATE : TEXT));
+    const flags = t.types.map(isFlag);
+    const values = t.values;
     next();
     for (;;) {
       if (!(kind() === 'punct' && value() === '(')) syntax();
       const tupleStart = lex.start;
-      // The row is filled as values are read: no list of values besides it.
-      const row: Row = new Array<Cell>(t.columns.length).fill(null);
+      // The row's values are kept as they are read (values.ts): codes and spans, no cells.
+      const row = values.open(t.columns.length);
       let found = 0;
       // One value per pass: its tokens (the first few), up to a comma or the tuple's end at depth 0.
       for (;;) {
         // A plain literal is one token read in place; anything else is read token by token.
-        const plain = plainValue();
+        const plain = o.tokens ? null : plainValue();
         if (plain !== null) {
           const col = map ? map[found] : found;
           found++;
           if (col !== undefined) {
-            const type = t.types[col] ?? '';
-            const v = lex.literal;
-            const c = plain === 'string' ? (DATE_TYPES.has(type) ? (isoDate(v, type) ?? v) : v) : plain === 'number' ? numberCell(v, lex.literalStart, type) : wordCell(v, lex.literalStart, lex.literalEnd);
-            if (c !== null) {
+            const s = lex.literalStart;
+            const e = lex.literalEnd;
+            let code: number;
+            if (plain === 'string') code = stringCodes[col] ?? TEXT;
+            else if (plain === 'number') {
+              const form = numberForm(text, s, e);
+              code = form === 0 && inexactNumber(text.slice(s, e), s) ? TEXT : flags[col] ? FLAG : form === 2 ? PLAIN_NUMBER : NUMBER;
+            } else code = wordCode(text, s, e);
+            if (code === -1) values.setCell(row, col, other(s, e));
+            else if (code !== NULL) values.set(row, col, code, s, e);
+            if (code !== NULL) {
               if (++cells > o.maxCells) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: o.maxCells } });
               t.cells++;
-              while (row.length <= col) row.push(null);
-              row[col] = c;
             }
           }
           if (value() === ')') break;
@@ -404,15 +431,13 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
           if (c !== null) {
             if (++cells > o.maxCells) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: o.maxCells } });
             t.cells++;
-            while (row.length <= col) row.push(null);
-            row[col] = c;
+            values.setCell(row, col, c);
           }
         }
         if (value() === ')') break;
       }
       if (width >= 0 && found !== width) fail('sql_values', tupleStart, { expected: width, found, table: t.name });
-      while (row.length < found) row.push(null);
-      t.rows.push(row);
+      values.widen(row, found);
       next();
       if (kind() === 'punct' && value() === ',') {
         next();
@@ -477,47 +502,6 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
   return { dialect, tables: [...new Set(tables.values())] };
 }
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
-const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
-
-const fractionMs = (frac: string | undefined) => (frac ? Math.round(Number(`0.${frac}`) * 1000) : 0);
-
-/** Digits of s[from, to) as a number, or -1. */
-function digits(s: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    n = n * 10 + c;
-  }
-  return n;
-}
-
-/** A valid date of the proleptic Gregorian calendar (years 1–9999) at that time, or null. */
-function utcDate(y: number, mo: number, d: number, h: number, mi: number, se: number, ms: number): Date | null {
-  if (y < 1 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return null;
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, se, ms));
-  if (y < 100) date.setUTCFullYear(y);
-  // Every month has a 28th: only later days can roll over into the next month.
-  return d <= 28 || date.getUTCDate() === d ? date : null;
-}
-
-/** The Date of an ISO date, date-time or (in a TIME column) time of day; null when it is not one. */
-function isoDate(s: string, type: string): Date | null {
-  if (type === 'TIME') {
-    const m = TIME.exec(s);
-    if (!m) return null;
-    const [h, mi, se] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
-    if (h > 23 || mi > 59 || se > 59) return null;
-    return new Date(Date.UTC(1899, 11, 30, h, mi, se, fractionMs(m[4])));
-  }
-  // The common case, `yyyy-mm-dd`, without a regular expression.
-  if (s.length === 10 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45) return utcDate(digits(s, 0, 4), digits(s, 5, 7), digits(s, 8, 10), 0, 0, 0, 0);
-  const m = ISO.exec(s);
-  if (!m) return null;
-  return utcDate(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), fractionMs(m[7]));
-}
-
 /** A SQL script as a workbook: one sheet per table, named after it without its schema. */
 export class SqlReader implements BookReader {
   readonly format = 'sql' as const;
@@ -537,10 +521,7 @@ export class SqlReader implements BookReader {
     const t = this.script.tables[i];
     read.cells.used += t.cells;
     if (read.cells.used > read.cells.max) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: read.cells.max } });
-    let width = t.columns.length;
-    for (const r of t.rows) if (r.length > width) width = r.length;
-    const header = Array.from({ length: width }, (_, c) => t.columns[c] ?? read.ctx.name('column', { n: c + 1 }));
-    const rows = t.rows.map((r) => (r.length === width ? r : [...r, ...new Array<Cell>(width - r.length).fill(null)]));
-    return new ArrayTable({ name: t.name, header }, rows, width);
+    const header = Array.from({ length: widthOf(t) }, (_, c) => t.columns[c] ?? read.ctx.name('column', { n: c + 1 }));
+    return new SqlRows(t.name, header, header.length, t.values);
   }
 }
