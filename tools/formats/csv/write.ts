@@ -79,16 +79,16 @@ export function writeCsv(table: TableData<AnyCell>, o: CsvWriteOptions = {}): Ui
 }
 
 /**
- * Rows kept as spans of their source text (sql/values.ts): where a cell's text in a CSV is exactly a span of
- * `text` (the reader knows: a plain string, a number written as its CSV text), the writer encodes the span
- * itself, quoted as csvField quotes, and no cell is made.
+ * Rows kept as spans of their source's UTF-8 bytes (sql/values.ts): where a cell's text in a CSV is exactly a
+ * span of `bytes` (the reader knows: a plain string, a number written as its CSV text), the writer copies the
+ * span, quoted as csvField quotes, and no cell is made.
  */
 export interface TextSpanRows {
   readonly length: number;
-  readonly text: string;
+  readonly bytes: Uint8Array;
   /**
-   * Row `r`'s cells: for each column, the span [starts[c], ends[c]) of `text` that is its CSV text, or
-   * starts[c] = -1 and the cell in cells[c].
+   * Row `r`'s cells: for each column, the span [starts[c], ends[c]) of `bytes` that is its CSV text (whole
+   * characters), or starts[c] = -1 and the cell in cells[c].
    */
   spansOf(r: number, starts: Int32Array, ends: Int32Array, cells: AnyCell[]): void;
 }
@@ -299,9 +299,9 @@ export class CsvWriter {
   private spans = new Int32Array(0);
 
   /**
-   * Rows as spans of a text (TextSpanRows): the same bytes as rows() of the same cells, each span encoded
-   * straight into bytes (UTF-8, as Buffer.from encodes) without a string per field. A span that needs quotes
-   * is written quoted; one holding U+0000, or a huge one, goes the way rows() writes a field.
+   * Rows as spans of UTF-8 bytes (TextSpanRows): the same bytes as rows() of the same cells, each span copied
+   * without a string per field. A span that needs quotes is written quoted; one holding U+0000, or a huge one,
+   * goes the way rows() writes a field.
    */
   textSpans(batch: TextSpanRows): void {
     if (this.out.length > 0) {
@@ -310,7 +310,7 @@ export class CsvWriter {
     }
     const { width, special, unusual } = this;
     const d = this.delimiter.charCodeAt(0);
-    const text = batch.text;
+    const bytes = batch.bytes;
     const starts = new Int32Array(width);
     const ends = new Int32Array(width);
     const cells = new Array<AnyCell>(width).fill(null);
@@ -337,19 +337,19 @@ export class CsvWriter {
         const e = ends[i];
         let field: string;
         if (s >= 0 && e - s <= SPAN_MAX) {
-          room(3 * (e - s) + 2);
-          const q = encodeSpan(text, s, e, buf, p, d, false);
+          room(2 * (e - s) + 2);
+          const q = copySpan(bytes, s, e, buf, p, d, false);
           if (q >= 0) {
             p = q;
             continue;
           }
-          const quoted = encodeSpan(text, s, e, buf, p, d, true);
+          const quoted = copySpan(bytes, s, e, buf, p, d, true);
           if (quoted >= 0) {
             p = quoted;
             continue;
           }
-          field = text.slice(s, e);
-        } else if (s >= 0) field = text.slice(s, e);
+          field = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', s, e);
+        } else if (s >= 0) field = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', s, e);
         else {
           const c = cells[i];
           field = typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c);
@@ -362,7 +362,7 @@ export class CsvWriter {
           this.encode(field);
         } else {
           room(3 * field.length);
-          p = encodeSpan(field, 0, field.length, buf, p, -1, false);
+          p = encodeText(field, buf, p);
         }
       }
       // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
@@ -497,26 +497,34 @@ const SPAN_CHUNK = 1 << 17;
 const SPAN_MAX = 1 << 14;
 
 /**
- * t[s, e) as UTF-8 into buf at p (as Buffer.from encodes: a lone surrogate as U+FFFD), quoted with its quotes
- * doubled when `quote`; returns where the bytes end, or -1 when, unquoted, the text needs quotes (the delimiter
- * `d`, a quote, CR or LF) or when it holds U+0000 (removed.ts cleans it); d < 0: every unit as it is (a field
- * already quoted). At most 3 bytes a unit.
+ * b[s, e) into buf at p, quoted with its quotes doubled when `quote`; returns where the bytes end, or -1 when,
+ * unquoted, they need quotes (the delimiter `d`, a quote, CR or LF) or when they hold a NUL (removed.ts cleans
+ * it). At most 2 bytes a byte.
  */
-function encodeSpan(t: string, s: number, e: number, buf: Buffer, p: number, d: number, quote: boolean): number {
+function copySpan(b: Uint8Array, s: number, e: number, buf: Buffer, p: number, d: number, quote: boolean): number {
   if (quote) buf[p++] = 34;
   for (let k = s; k < e; k++) {
+    const c = b[k];
+    if (c === 34 || c === d || c === 13 || c === 10 || c === 0) {
+      if (c === 0 || !quote) return -1;
+      if (c === 34) buf[p++] = 34;
+    }
+    buf[p++] = c;
+  }
+  if (quote) buf[p++] = 34;
+  return p;
+}
+
+/** t as UTF-8 into buf at p, as Buffer.from encodes (a lone surrogate as U+FFFD); returns where it ends. */
+function encodeText(t: string, buf: Buffer, p: number): number {
+  for (let k = 0; k < t.length; k++) {
     const c = t.charCodeAt(k);
-    if (c < 0x80) {
-      if (d >= 0 && (c === 34 || c === d || c === 13 || c === 10 || c === 0)) {
-        if (c === 0 || !quote) return -1;
-        if (c === 34) buf[p++] = 34;
-      }
-      buf[p++] = c;
-    } else if (c < 0x800) {
+    if (c < 0x80) buf[p++] = c;
+    else if (c < 0x800) {
       buf[p++] = 0xc0 | (c >> 6);
       buf[p++] = 0x80 | (c & 0x3f);
     } else if (c >= 0xd800 && c <= 0xdfff) {
-      const c2 = k + 1 < e ? t.charCodeAt(k + 1) : 0;
+      const c2 = k + 1 < t.length ? t.charCodeAt(k + 1) : 0;
       if (c < 0xdc00 && c2 >= 0xdc00 && c2 <= 0xdfff) {
         const cp = 0x10000 + ((c - 0xd800) << 10) + (c2 - 0xdc00);
         buf[p++] = 0xf0 | (cp >> 18);
@@ -535,7 +543,6 @@ function encodeSpan(t: string, s: number, e: number, buf: Buffer, p: number, d: 
       buf[p++] = 0x80 | (c & 0x3f);
     }
   }
-  if (quote) buf[p++] = 34;
   return p;
 }
 /** Characters of text a writer builds before encoding it, whatever a row holds. */

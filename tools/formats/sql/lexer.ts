@@ -7,7 +7,38 @@
 // - statements end at `;` outside all of these, and at a line that holds only `GO` (sqlcmd's batch separator).
 // Tokens are fields of the lexer rather than objects: a 10,000-statement script makes no garbage per token, and a
 // literal is found with indexOf, so a 10 MB string costs one scan and one slice.
+// The lexer scans the script's UTF-8 bytes as Latin-1 text (Script): every mark of the grammar is ASCII and no
+// byte of a multi-byte character is, so tokens end where they would in the decoded text, offsets are byte
+// offsets (a CSV copies a literal's bytes), the file is never decoded whole, and only what is kept is decoded.
+import { isAscii } from 'node:buffer';
 import type { DialectId } from './dialects.ts';
+
+/** A script's UTF-8 bytes and their Latin-1 view, one character a byte, which the lexer scans. */
+export class Script {
+  readonly bytes: Buffer;
+  readonly text: string;
+  /** No byte past ASCII: the view is the text. */
+  private readonly ascii: boolean;
+
+  constructor(utf8: Uint8Array | string) {
+    this.bytes = typeof utf8 === 'string' ? Buffer.from(utf8, 'utf8') : Buffer.from(utf8.buffer, utf8.byteOffset, utf8.byteLength);
+    this.text = this.bytes.toString('latin1');
+    this.ascii = isAscii(this.bytes);
+  }
+
+  /** The text of bytes [s, e). */
+  decode(s: number, e: number): string {
+    const t = this.text;
+    if (this.ascii) return t.slice(s, e);
+    // Most literals are short: a look at their bytes costs less than a call to the decoder.
+    if (e - s <= 64) {
+      let k = s;
+      while (k < e && t.charCodeAt(k) < 0x80) k++;
+      if (k === e) return t.slice(s, e);
+    }
+    return this.bytes.toString('utf8', s, e);
+  }
+}
 
 export type TokenKind = 'word' | 'ident' | 'string' | 'number' | 'hex' | 'punct' | 'end' | 'eof';
 
@@ -25,7 +56,8 @@ export class Unclosed extends Error {
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
-const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff;
+// U+00A0 and U+FEFF, spaces too, are two and three bytes (skipSpace).
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
 // Letters, `_`, and anything past ASCII (names in any script); `$`, `@`, `#` inside a word as engines allow.
 const isWordStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 64 || c > 127;
 const isWordPart = (c: number) => isWordStart(c) || isDigit(c) || c === 36 || c === 35;
@@ -34,6 +66,7 @@ const MYSQL_ESCAPES: Record<string, string> = { '0': '\u0000', b: '\b', n: '\n',
 const PG_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 export class Lexer {
+  readonly text: string;
   pos = 0;
   kind: TokenKind = 'eof';
   /** 0-based offsets of the token in the text. */
@@ -67,9 +100,10 @@ export class Lexer {
    * escapes and `$$` strings mean nothing else in the other dialects, so one reading serves them all.
    */
   constructor(
-    readonly text: string,
+    readonly script: Script,
     dialect: DialectId | 'auto',
   ) {
+    this.text = script.text;
     this.backslash = dialect === 'mysql';
     this.doubleQuoteString = dialect === 'mysql';
     this.hashComments = dialect === 'mysql';
@@ -104,7 +138,7 @@ export class Lexer {
         const body = t.indexOf(close, i + close.length);
         if (body < 0) throw new Unclosed(i, 'string');
         this.prefix = '$';
-        this.value = t.slice(i + close.length, body);
+        this.value = this.script.decode(i + close.length, body);
         this.kind = 'string';
         this.end = this.pos = body + close.length;
         return this.kind;
@@ -131,7 +165,7 @@ export class Lexer {
           return this.kind;
         }
       }
-      return this.set('word', j, t.slice(i, j));
+      return this.set('word', j, this.script.decode(i, j));
     }
     // Two-character operators start with one of `|:<>!` (`,` and `)`, most punctuation, make no string).
     if (c === 124 || c === 58 || c === 60 || c === 62 || c === 33) {
@@ -215,6 +249,8 @@ export class Lexer {
         this.lineStart = true;
         i++;
       } else if (isSpace(c)) i++;
+      else if (c === 0xc2 && t.charCodeAt(i + 1) === 0xa0) i += 2;
+      else if (c === 0xef && t.charCodeAt(i + 1) === 0xbb && t.charCodeAt(i + 2) === 0xbf) i += 3;
       else if (c === 45 && t.charCodeAt(i + 1) === 45) i = this.lineEnd(i);
       else if (c === 35 && this.hashComments) i = this.lineEnd(i);
       else if (c === 47 && t.charCodeAt(i + 1) === 42) i = this.blockComment(i);
@@ -319,8 +355,9 @@ export class Lexer {
       const q = t.indexOf(close, j);
       const b = escapes ? (this.backslashAt = this.nextOf('\\', j, this.backslashAt)) : Infinity;
       if (b !== Infinity && (q < 0 || b < q)) {
-        out += t.slice(seg, b);
-        const [text, width] = pg ? pgEscape(t, b) : mysqlEscape(t, b);
+        out += this.script.decode(seg, b);
+        // A character past ASCII after a backslash stands for itself in both dialects: it is kept with what follows.
+        const [text, width] = t.charCodeAt(b + 1) >= 0x80 ? ['', 1] : pg ? pgEscape(t, b) : mysqlEscape(t, b);
         if (b + 1 >= t.length) throw new Unclosed(i, kind === 'string' ? 'string' : 'identifier');
         out += text;
         j = seg = b + width;
@@ -328,11 +365,11 @@ export class Lexer {
       }
       if (q < 0) throw new Unclosed(i, kind === 'string' ? 'string' : 'identifier');
       if (t.startsWith(close, q + close.length)) {
-        out += t.slice(seg, q + close.length);
+        out += this.script.decode(seg, q + close.length);
         j = seg = q + 2 * close.length;
         continue;
       }
-      out += t.slice(seg, q);
+      out += this.script.decode(seg, q);
       return this.set(kind, q + close.length, out);
     }
   }

@@ -14,12 +14,12 @@
 // - an unclosed string, identifier or comment, a tuple of the wrong width, or parentheses nested past 256 levels
 //   are `invalid_file` with the line; a script without CREATE TABLE or INSERT … VALUES is `invalid_file`.
 import type { BookReader, SheetRead } from '../book.ts';
-import { decodeText, refuseBinary } from '../csv/read.ts';
+import { decodeAs, refuseBinary, textKind } from '../csv/read.ts';
 import { FormatError } from '../errors.ts';
 import { sameDecimal } from '../json/read.ts';
 import type { Cell, FormatContext, Row, SourceFile, Table, TextEncodingName } from '../model.ts';
 import { DIALECTS, type DialectId } from './dialects.ts';
-import { Lexer, Unclosed, type StringPrefix, type TokenKind } from './lexer.ts';
+import { Lexer, Script, Unclosed, type StringPrefix, type TokenKind } from './lexer.ts';
 import { DATE, FALSE, FLAG, isoDate, NULL, NUMBER, numberForm, PLAIN_NUMBER, SqlRows, SqlValues, TEXT, TIME, TRUE } from './values.ts';
 
 export const SQL_DIALECTS = ['auto', ...DIALECTS] as const;
@@ -69,8 +69,10 @@ export interface SqlScript {
 }
 
 /** The dialect `auto` chooses: the heaviest mark found in a scan with standard quoting. */
-export function detectDialect(text: string): DialectId {
-  const lex = new Lexer(text, 'standard');
+export function detectDialect(source: string | Script): DialectId {
+  const script = typeof source === 'string' ? new Script(source) : source;
+  const text = script.text;
+  const lex = new Lexer(script, 'standard');
   let found: DialectId = 'standard';
   try {
     for (;;) {
@@ -120,12 +122,15 @@ const lineOf = (text: string, at: number) => {
   return line;
 };
 
-/** Parses a whole script. */
-export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
+/** Parses a whole script: its text, or its UTF-8 bytes. */
+export function readSqlScript(source: string | Uint8Array | Script, o: SqlReadOptions): SqlScript {
+  const script = source instanceof Script ? source : new Script(source);
+  // The Latin-1 view of the bytes (lexer.ts Script): offsets are byte offsets, and what is kept is decoded.
+  const text = script.text;
   // `auto`: only mysql needs knowing first (its backslashes change where strings end), and only a file with a
   // backtick somewhere can be mysql; the others are read as one, and told apart by the marks met on the way.
-  const mysql = o.dialect === 'auto' && text.includes('`') && detectDialect(text) === 'mysql';
-  const lex = new Lexer(text, o.dialect === 'auto' && !mysql ? 'auto' : o.dialect === 'auto' ? 'mysql' : o.dialect);
+  const mysql = o.dialect === 'auto' && text.includes('`') && detectDialect(script) === 'mysql';
+  const lex = new Lexer(script, o.dialect === 'auto' && !mysql ? 'auto' : o.dialect === 'auto' ? 'mysql' : o.dialect);
   const tables = new Map<string, SqlTable>();
   const ignored = new Map<string, number>();
   let cells = 0;
@@ -160,7 +165,7 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
   const kind = (): TokenKind => lex.kind;
   const value = (): string => lex.value;
   const isWord = (w: string) => kind() === 'word' && lex.value.toUpperCase() === w;
-  const syntax = (): never => fail('sql_syntax', lex.start, { found: kind() === 'eof' ? o.ctx.t('names.json-end') : text.slice(lex.start, Math.min(lex.end, lex.start + 40)) });
+  const syntax = (): never => fail('sql_syntax', lex.start, { found: kind() === 'eof' ? o.ctx.t('names.json-end') : script.decode(lex.start, Math.min(lex.end, lex.start + 40)) });
 
   /** Passes over the rest of a statement; `depth` is the parentheses already open. */
   const skipStatement = (depth = 0) => {
@@ -204,7 +209,7 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
         return other;
       }
     }
-    tables.set(key, (t = { name: n.name, qualified: n.qualified, columns: [], types: [], declared: 0, values: new SqlValues(text), cells: 0 }));
+    tables.set(key, (t = { name: n.name, qualified: n.qualified, columns: [], types: [], declared: 0, values: new SqlValues(script), cells: 0 }));
     return t;
   };
 
@@ -234,7 +239,7 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
         next();
         if (kind() === 'word') {
           type = lex.value.toUpperCase();
-          if (type === 'TINYINT' && /^\s*\(\s*1\s*\)/.test(text.slice(lex.end, lex.end + 16))) type = 'TINYINT(1)';
+          if (type === 'TINYINT' && /^\s*\(\s*1\s*\)/.test(script.decode(lex.end, Math.min(lex.end + 16, text.length)))) type = 'TINYINT(1)';
         }
       }
       // The rest of the definition, up to its comma or the closing parenthesis.
@@ -276,7 +281,7 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
 
   /** A value that is no plain literal: its SQL text, counted. */
   const other = (start: number, end: number): Cell => {
-    const sql = text.slice(start, end).trim();
+    const sql = script.decode(start, end).trim();
     if (expressions.count++ === 0) expressions.first = `${sql.slice(0, 40)} (${o.ctx.t('names.sql-line', { line: lineOf(text, start) })})`;
     return sql;
   };
@@ -456,7 +461,7 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
     const k = next();
     if (k === 'eof') break;
     if (k === 'end') continue;
-    const first = k === 'word' ? lex.value.toUpperCase() : text.slice(lex.start, lex.end).slice(0, 20);
+    const first = k === 'word' ? lex.value.toUpperCase() : script.decode(lex.start, lex.end).slice(0, 20);
     if (first === 'INSERT') {
       next();
       insert();
@@ -510,10 +515,13 @@ export class SqlReader implements BookReader {
   private readonly script: SqlScript;
 
   constructor(file: SourceFile, ctx: FormatContext, dialect: SqlDialectOption) {
-    const { text, encoding } = decodeText(file.bytes);
-    refuseBinary(file.bytes, encoding);
+    const b = file.bytes;
+    const { encoding } = textKind(b);
+    refuseBinary(b, encoding);
     this.encoding = encoding;
-    this.script = readSqlScript(text, { dialect, maxCells: ctx.limits.maxCells, ctx, file: file.name });
+    // UTF-8 is read as it is (its BOM left out); any other encoding is decoded and read as UTF-8.
+    const utf8 = encoding !== 'utf-8' ? decodeAs(b, encoding) : b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.subarray(3) : b;
+    this.script = readSqlScript(utf8, { dialect, maxCells: ctx.limits.maxCells, ctx, file: file.name });
     this.sheets = this.script.tables.map((t) => ({ name: t.name, visibility: 'visible', source: t.qualified }));
   }
 

@@ -1,12 +1,13 @@
 // The values of a table read from a SQL script, kept as what the script says rather than as cells: a code per
 // value (what the reader decided it is, its column's declared type included) and the span of its literal in the
-// script's text. A cell is made only when a batch's rows are asked for, and dies with the batch (no million
+// script's bytes. A cell is made only when a batch's rows are asked for, and dies with the batch (no million
 // cells held at once); a CSV writer copies a literal whose cell would be written as that very text without
 // making the cell (csv/write.ts TextSpanRows). Values that are no plain literal (expressions, escapes, joined
 // strings, DATE '…') are kept as the cells the reader made of them.
 import { ArrayBatch } from '../batch.ts';
 import type { TextSpanRows } from '../csv/write.ts';
 import { BATCH_ROWS, type AnyCell, type Cell, type Row, type RowBatch, type Table } from '../model.ts';
+import type { Script } from './lexer.ts';
 
 /** NULL, or no value (a row shorter than the table). */
 export const NULL = 0;
@@ -38,8 +39,12 @@ export class SqlValues {
   rowAt = new Int32Array(64);
   rows = 0;
   readonly side = new Map<number, Cell>();
+  /** The script's Latin-1 view (lexer.ts Script). */
+  readonly text: string;
 
-  constructor(readonly text: string) {}
+  constructor(readonly script: Script) {
+    this.text = script.text;
+  }
 
   /** Opens a row of `width` NULLs; returns where its values start. */
   open(width: number): number {
@@ -92,7 +97,8 @@ export class SqlValues {
     if (code === TRUE) return true;
     if (code === FALSE) return false;
     if (code === MADE) return this.side.get(k)!;
-    const s = this.text.slice(this.starts[k], this.ends[k]);
+    // Numbers are ASCII: their view is their text.
+    const s = code === TEXT || code === DATE || code === TIME ? this.script.decode(this.starts[k], this.ends[k]) : this.text.slice(this.starts[k], this.ends[k]);
     if (code === TEXT) return s;
     if (code === DATE || code === TIME) return isoDate(s, code === TIME ? 'TIME' : 'DATE') ?? s;
     const n = Number(s);
@@ -209,8 +215,8 @@ export class SqlBatch implements RowBatch, TextSpanRows {
     return this.to - this.from;
   }
 
-  get text(): string {
-    return this.values.text;
+  get bytes(): Uint8Array {
+    return this.values.script.bytes;
   }
 
   rows(): Row[] {
