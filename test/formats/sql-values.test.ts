@@ -127,3 +127,31 @@ test('sql values: a CSV from spans quotes, doubles quotes and encodes as Buffer.
   const csv = csvOf(new SqlRows(t.name, t.columns, 2, t.values), true);
   assert.ok(csv.equals(Buffer.from('\ufeffa,b\r\n"a,b",1\r\n"dijo ""sí""",2\r\n"x\r\ny",3\r\n😀 \ud800 \udc00,4\r\n,5\r\n', 'utf8')));
 });
+
+test('sql values: the bytes are read as their text: NBSP and BOM between tokens, a backslash before ñ, names past ASCII, UTF-16 and windows-1252 files', async () => {
+  const read = (s: string | Uint8Array, dialect: 'auto' | 'mysql' | 'postgres' = 'auto') => {
+    const script = readSqlScript(s, { dialect, maxCells: 100, ctx, file: 'x.sql' });
+    return script.tables.map((t) => ({ name: t.name, columns: t.columns, rows: new SqlRows(t.name, t.columns, t.columns.length, t.values).rows() }));
+  };
+  // Glued to a word they are part of it, as any character past ASCII is.
+  const nbsp = 'CREATE TABLE "Año" ("ñu" TEXT, "b" INT);\n\ufeff INSERT INTO \u00a0"Año" \u00a0VALUES \u00a0(\u00a0\'é\', \ufeff1 \u00a0), \u00a0(\'x\u00a0y\', 2);';
+  assert.throws(() => read('CREATE\u00a0TABLE t (a INT);'), /no CREATE TABLE/);
+  assert.deepEqual(read(nbsp), [{ name: 'Año', columns: ['ñu', 'b'], rows: [['é', 1], ['x\u00a0y', 2]] }]);
+  assert.deepEqual(read("CREATE TABLE `t` (a TEXT);\nINSERT INTO `t` VALUES ('\\ñ\\n\\😀'), ('a\\'ñ');", 'mysql')[0].rows, [['ñ\n😀'], ["a'ñ"]]);
+  assert.deepEqual(read("CREATE TABLE t (a TEXT);\nINSERT INTO t VALUES (E'\\ñ\\u00f1\\t'), ($$ñ 'x'$$);", 'postgres')[0].rows, [['ññ\t'], ["ñ 'x'"]]);
+  // A word past ASCII is an expression, kept as its text.
+  assert.deepEqual(read('CREATE TABLE t (a TEXT);\nINSERT INTO t VALUES (ñandú);')[0].rows, [['ñandú']]);
+
+  // The tool reads the same script in UTF-8 (with and without BOM), UTF-16 and windows-1252.
+  const text = "CREATE TABLE t (nombre TEXT, n INT);\r\nINSERT INTO t VALUES ('Muñoz, José', 1), ('€ 5', 2);\r\n";
+  const { default: tool } = await import('../../tools/convert/sql-to-excel.ts');
+  const { inputFile, runTool } = await import('../helpers/run-tool.ts');
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  const cp1252 = Buffer.from(text.replace('€', '\u0080'), 'latin1');
+  const outs = [];
+  for (const bytes of [Buffer.from(text), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), utf16, cp1252]) {
+    const out = await runTool(tool, [inputFile('t.sql', new Uint8Array(bytes))], { format: 'csv' });
+    outs.push(Buffer.from(out.files[0].bytes).toString('utf8'));
+  }
+  assert.deepEqual(outs, Array(4).fill('\ufeffnombre,n\r\n"Muñoz, José",1\r\n€ 5,2\r\n'));
+});
