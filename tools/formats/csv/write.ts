@@ -311,9 +311,15 @@ export class CsvWriter {
     const { width, special, unusual } = this;
     const d = this.delimiter.charCodeAt(0);
     const bytes = batch.bytes;
+    const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // The bytes that make a field need quotes, and NUL.
+    const needs = new Uint8Array(256);
+    needs[d] = needs[34] = needs[13] = needs[10] = needs[0] = 1;
     const starts = new Int32Array(width);
     const ends = new Int32Array(width);
     const cells = new Array<AnyCell>(width).fill(null);
+    // The text of each field that is no span (null for a span).
+    const texts = new Array<string | null>(width).fill(null);
     if (this.scratch.length < SPAN_CHUNK) this.scratch = Buffer.allocUnsafe(SPAN_CHUNK);
     let buf = this.scratch;
     let p = 0;
@@ -327,51 +333,55 @@ export class CsvWriter {
       lineStart = -1;
       if (n > buf.length) this.scratch = buf = Buffer.allocUnsafe(n);
     };
+    const written = (i: number, r: number) => () => `${columnLetter(i)}${this.written + r + 1}`;
     for (let r = 0; r < batch.length; r++) {
       batch.spansOf(r, starts, ends, cells);
-      lineStart = p;
+      // The fields that are no span made text, and the room the row needs at most: one check a row.
+      let need = width + 3;
       for (let i = 0; i < width; i++) {
-        room(1);
-        if (i > 0) buf[p++] = d;
         const s = starts[i];
         const e = ends[i];
-        let field: string;
         if (s >= 0 && e - s <= SPAN_MAX) {
-          room(2 * (e - s) + 2);
-          const q = copySpan(bytes, s, e, buf, p, d, false);
+          texts[i] = null;
+          need += 2 * (e - s) + 2;
+          continue;
+        }
+        const c = cells[i];
+        let field = s >= 0 ? source.toString('utf8', s, e) : typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c);
+        if (unusual.test(field)) field = csvField(this.nul.clean(field, written(i, r)), special);
+        texts[i] = field;
+        if (field.length <= SPAN_MAX) need += 3 * field.length;
+      }
+      room(need);
+      lineStart = p;
+      for (let i = 0; i < width; i++) {
+        if (i > 0) buf[p++] = d;
+        let field = texts[i];
+        if (field === null) {
+          const s = starts[i];
+          const e = ends[i];
+          let q = copySpan(bytes, s, e, buf, p, needs, false);
+          if (q < 0) q = copySpan(bytes, s, e, buf, p, needs, true);
           if (q >= 0) {
             p = q;
             continue;
           }
-          const quoted = copySpan(bytes, s, e, buf, p, d, true);
-          if (quoted >= 0) {
-            p = quoted;
-            continue;
-          }
-          field = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', s, e);
-        } else if (s >= 0) field = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', s, e);
-        else {
-          const c = cells[i];
-          field = typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c);
+          // A NUL: the field as rows() writes it.
+          field = csvField(this.nul.clean(source.toString('utf8', s, e), written(i, r)), special);
+          room(3 * field.length + need);
         }
-        if (unusual.test(field)) field = csvField(this.nul.clean(field, () => `${columnLetter(i)}${this.written + r + 1}`), special);
         if (field.length > SPAN_MAX) {
           this.flushSpans(p);
           p = 0;
           lineStart = -1;
           this.encode(field);
-        } else {
-          room(3 * field.length);
-          p = encodeText(field, buf, p);
-        }
+        } else p = encodeText(field, buf, p);
       }
       // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
       if (width === 1 && p === lineStart) {
-        room(2);
         buf[p++] = 34;
         buf[p++] = 34;
       }
-      room(2);
       buf[p++] = CR;
       buf[p++] = LF;
     }
@@ -498,14 +508,14 @@ const SPAN_MAX = 1 << 14;
 
 /**
  * b[s, e) into buf at p, quoted with its quotes doubled when `quote`; returns where the bytes end, or -1 when,
- * unquoted, they need quotes (the delimiter `d`, a quote, CR or LF) or when they hold a NUL (removed.ts cleans
- * it). At most 2 bytes a byte.
+ * unquoted, they need quotes (`needs`: the delimiter, a quote, CR or LF) or when they hold a NUL (removed.ts
+ * cleans it). At most 2 bytes a byte.
  */
-function copySpan(b: Uint8Array, s: number, e: number, buf: Buffer, p: number, d: number, quote: boolean): number {
+function copySpan(b: Uint8Array, s: number, e: number, buf: Buffer, p: number, needs: Uint8Array, quote: boolean): number {
   if (quote) buf[p++] = 34;
   for (let k = s; k < e; k++) {
     const c = b[k];
-    if (c === 34 || c === d || c === 13 || c === 10 || c === 0) {
+    if (needs[c] !== 0) {
       if (c === 0 || !quote) return -1;
       if (c === 34) buf[p++] = 34;
     }
