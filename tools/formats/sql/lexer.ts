@@ -187,9 +187,15 @@ export class Lexer {
     const t = this.text;
     const pos = this.pos;
     const lineStart = this.lineStart;
-    this.skipSpace();
-    const i = this.pos;
-    const c = t.charCodeAt(i);
+    // A dump's layout, `(1, 'a', NULL)`, needs no call to skipSpace: one space at most before a value, none after.
+    let i = pos;
+    if (t.charCodeAt(i) === 32) i++;
+    let c = t.charCodeAt(i);
+    if (!(c === 39 || isDigit(c) || c === 45 || c === 78 || c === 110 || c === 84 || c === 116 || c === 70 || c === 102)) {
+      this.skipSpace();
+      i = this.pos;
+      c = t.charCodeAt(i);
+    }
     let kind: 'string' | 'number' | 'word' | null = null;
     let from = i;
     let to = i;
@@ -215,16 +221,23 @@ export class Lexer {
       to = end = j;
     }
     if (kind !== null) {
-      this.pos = end;
-      this.skipSpace();
-      const d = t.charCodeAt(this.pos);
+      let j = end;
+      let d = t.charCodeAt(j);
+      if (d !== 44 && d !== 41) {
+        this.pos = end;
+        this.skipSpace();
+        j = this.pos;
+        d = t.charCodeAt(j);
+      }
       if (d === 44 || d === 41) {
         this.literalStart = from;
         this.literalEnd = to;
         this.prefix = '';
         this.lineStart = false;
-        this.start = this.pos;
-        this.set('punct', this.pos + 1, d === 44 ? ',' : ')');
+        this.start = j;
+        this.kind = 'punct';
+        this.end = this.pos = j + 1;
+        this.value = d === 44 ? ',' : ')';
         return kind;
       }
     }
