@@ -165,7 +165,7 @@ export function readSqlScript(source: string | Uint8Array | Script, o: SqlReadOp
   const kind = (): TokenKind => lex.kind;
   const value = (): string => lex.value;
   const isWord = (w: string) => kind() === 'word' && lex.value.toUpperCase() === w;
-  const syntax = (): never => fail('sql_syntax', lex.start, { found: kind() === 'eof' ? o.ctx.t('names.json-end') : script.decode(lex.start, Math.min(lex.end, lex.start + 40)) });
+  const syntax = (): never => fail('sql_syntax', lex.start, { found: kind() === 'eof' ? o.ctx.t('names.json-end') : script.decode(lex.start, Math.min(lex.end, lex.start + 160)).slice(0, 40) });
 
   /** Passes over the rest of a statement; `depth` is the parentheses already open. */
   const skipStatement = (depth = 0) => {
