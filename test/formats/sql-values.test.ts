@@ -119,6 +119,13 @@ for (const dialect of DIALECTS) {
 
 test('sql values: hand-written scripts with every literal form read the same both ways, and write the same CSV both ways', () => {
   SCRIPTS.forEach((s, i) => compare(s, `script ${i + 1}`));
+  // Rows of long fields of every kind, so that the writer's scratch fills at every place of a row.
+  const pieces = ['a', ',', '"', 'ñ', '😀', ' ', '\n', '\r\n', 'é'];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const text = (n: number) => Array.from({ length: n }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+  const tuples = Array.from({ length: 400 }, (_, r) => `(${r}, '${text(Math.floor(next() * 2500))}', '${text(Math.floor(next() * 40))}', ${next() < 0.3 ? 'NULL' : `'${text(Math.floor(next() * (r % 97 === 0 ? 17_000 : 4000)))}'`}, 1.5)`);
+  compare(`CREATE TABLE big (n INT, a TEXT, b TEXT, c TEXT, d REAL);\nINSERT INTO big VALUES ${tuples.join(',\n')};`, 'long fields');
 });
 
 test('sql values: a CSV from spans quotes, doubles quotes and encodes as Buffer.from does', () => {

@@ -88,9 +88,9 @@ export interface TextSpanRows {
   readonly bytes: Uint8Array;
   /**
    * Row `r`'s cells: for each column, the span [starts[c], ends[c]) of `bytes` that is its CSV text (whole
-   * characters), or starts[c] = -1 and the cell in cells[c].
+   * characters), or starts[c] = -1 and the cell in cells[c]. Returns the bytes of the spans together.
    */
-  spansOf(r: number, starts: Int32Array, ends: Int32Array, cells: AnyCell[]): void;
+  spansOf(r: number, starts: Int32Array, ends: Int32Array, cells: AnyCell[]): number;
 }
 
 const isTextSpanRows = (b: object): b is TextSpanRows => typeof (b as Partial<TextSpanRows>).spansOf === 'function';
@@ -318,8 +318,6 @@ export class CsvWriter {
     const starts = new Int32Array(width);
     const ends = new Int32Array(width);
     const cells = new Array<AnyCell>(width).fill(null);
-    // The text of each field that is no span (null for a span).
-    const texts = new Array<string | null>(width).fill(null);
     if (this.scratch.length < SPAN_CHUNK) this.scratch = Buffer.allocUnsafe(SPAN_CHUNK);
     let buf = this.scratch;
     let p = 0;
@@ -335,31 +333,20 @@ export class CsvWriter {
     };
     const written = (i: number, r: number) => () => `${columnLetter(i)}${this.written + r + 1}`;
     for (let r = 0; r < batch.length; r++) {
-      batch.spansOf(r, starts, ends, cells);
-      // The fields that are no span made text, and the room the row needs at most: one check a row.
-      let need = width + 3;
-      for (let i = 0; i < width; i++) {
-        const s = starts[i];
-        const e = ends[i];
-        if (s >= 0 && e - s <= SPAN_MAX) {
-          texts[i] = null;
-          need += 2 * (e - s) + 2;
-          continue;
-        }
-        const c = cells[i];
-        let field = s >= 0 ? source.toString('utf8', s, e) : typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c);
-        if (unusual.test(field)) field = csvField(this.nul.clean(field, written(i, r)), special);
-        texts[i] = field;
-        if (field.length <= SPAN_MAX) need += 3 * field.length;
-      }
+      const spans = batch.spansOf(r, starts, ends, cells);
+      // Room for the row's spans, quoted, its delimiters and line end (or `""`): one check a row, unless a span
+      // is long (each is then checked, and a huge one goes as a field).
+      const few = spans <= SPAN_MAX;
+      const need = few ? 2 * spans + 3 * width + 3 : 3 * width + 3;
       room(need);
       lineStart = p;
       for (let i = 0; i < width; i++) {
         if (i > 0) buf[p++] = d;
-        let field = texts[i];
-        if (field === null) {
-          const s = starts[i];
-          const e = ends[i];
+        const s = starts[i];
+        const e = ends[i];
+        let field: string;
+        if (s >= 0 && e - s <= SPAN_MAX) {
+          if (!few) room(2 * (e - s) + need);
           let q = copySpan(bytes, s, e, buf, p, needs, false);
           if (q < 0) q = copySpan(bytes, s, e, buf, p, needs, true);
           if (q >= 0) {
@@ -368,14 +355,21 @@ export class CsvWriter {
           }
           // A NUL: the field as rows() writes it.
           field = csvField(this.nul.clean(source.toString('utf8', s, e), written(i, r)), special);
-          room(3 * field.length + need);
+        } else {
+          const c = cells[i];
+          field = s >= 0 ? source.toString('utf8', s, e) : typeof c === 'string' ? c : c instanceof Date ? this.dateText(c) : csvText(c);
+          if (unusual.test(field)) field = csvField(this.nul.clean(field, written(i, r)), special);
         }
         if (field.length > SPAN_MAX) {
           this.flushSpans(p);
           p = 0;
           lineStart = -1;
           this.encode(field);
-        } else p = encodeText(field, buf, p);
+          room(need);
+        } else {
+          room(3 * field.length + need);
+          p = encodeText(field, buf, p);
+        }
       }
       // A lone empty field would be a blank line, which readers skip: quote it so the row survives.
       if (width === 1 && p === lineStart) {

@@ -249,12 +249,13 @@ export class SqlBatch implements RowBatch, TextSpanRows {
     return new ArrayBatch(this.rows()).without(col);
   }
 
-  spansOf(r: number, starts: Int32Array, ends: Int32Array, cells: AnyCell[]): void {
+  spansOf(r: number, starts: Int32Array, ends: Int32Array, cells: AnyCell[]): number {
     const v = this.values;
     const { codes, text } = v;
     const row = this.from + r;
     const at = v.rowAt[row];
     const length = Math.min(v.lengthOf(row), this.width);
+    let bytes = 0;
     for (let c = 0; c < this.width; c++) {
       const k = at + c;
       const code = c < length ? codes[k] : NULL;
@@ -263,11 +264,13 @@ export class SqlBatch implements RowBatch, TextSpanRows {
       } else if (code === TEXT || code === PLAIN_NUMBER || (code === DATE && isPlainDay(text, v.starts[k], v.ends[k]))) {
         starts[c] = v.starts[k];
         ends[c] = v.ends[k];
+        bytes += v.ends[k] - v.starts[k];
       } else {
         starts[c] = -1;
         cells[c] = v.cell(k);
       }
     }
+    return bytes;
   }
 }
 
