@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sqlParser from 'node-sql-parser';
-import { detectDialect, readSqlScript } from '../../tools/formats/sql/read.ts';
+import { detectDialect, readSqlScript, rowsOf } from '../../tools/formats/sql/read.ts';
 import type { FormatContext } from '../../tools/formats/model.ts';
 
 const ctx: FormatContext = { limits: { maxCells: 1_000_000 }, message: () => {}, t: (k) => k, name: (k, p) => `${k} ${p?.n ?? ''}`.trim() };
-const rows = (text: string) => readSqlScript(text, { dialect: 'auto', maxCells: 1_000_000, ctx, file: 'x.sql' }).tables.map((t) => t.rows);
+const rows = (text: string) => readSqlScript(text, { dialect: 'auto', maxCells: 1_000_000, ctx, file: 'x.sql' }).tables.map(rowsOf);
 
 const SCRIPTS: { dialect: string; database: string; sql: string; values: string[] }[] = [
   { dialect: 'mysql', database: 'MySQL', sql: "SET NAMES utf8mb4;\nCREATE TABLE `t` (`a` TEXT);\nINSERT INTO `t` (`a`) VALUES\n  ('it''s \\\\ C:\\\\x'), ('\\'');", values: ["it's \\ C:\\x", "'"] },

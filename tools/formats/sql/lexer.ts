@@ -7,7 +7,38 @@
 // - statements end at `;` outside all of these, and at a line that holds only `GO` (sqlcmd's batch separator).
 // Tokens are fields of the lexer rather than objects: a 10,000-statement script makes no garbage per token, and a
 // literal is found with indexOf, so a 10 MB string costs one scan and one slice.
+// The lexer scans the script's UTF-8 bytes as Latin-1 text (Script): every mark of the grammar is ASCII and no
+// byte of a multi-byte character is, so tokens end where they would in the decoded text, offsets are byte
+// offsets (a CSV copies a literal's bytes), the file is never decoded whole, and only what is kept is decoded.
+import { isAscii } from 'node:buffer';
 import type { DialectId } from './dialects.ts';
+
+/** A script's UTF-8 bytes and their Latin-1 view, one character a byte, which the lexer scans. */
+export class Script {
+  readonly bytes: Buffer;
+  readonly text: string;
+  /** No byte past ASCII: the view is the text. */
+  private readonly ascii: boolean;
+
+  constructor(utf8: Uint8Array | string) {
+    this.bytes = typeof utf8 === 'string' ? Buffer.from(utf8, 'utf8') : Buffer.from(utf8.buffer, utf8.byteOffset, utf8.byteLength);
+    this.text = this.bytes.toString('latin1');
+    this.ascii = isAscii(this.bytes);
+  }
+
+  /** The text of bytes [s, e). */
+  decode(s: number, e: number): string {
+    const t = this.text;
+    if (this.ascii) return t.slice(s, e);
+    // Most literals are short: a look at their bytes costs less than a call to the decoder.
+    if (e - s <= 64) {
+      let k = s;
+      while (k < e && t.charCodeAt(k) < 0x80) k++;
+      if (k === e) return t.slice(s, e);
+    }
+    return this.bytes.toString('utf8', s, e);
+  }
+}
 
 export type TokenKind = 'word' | 'ident' | 'string' | 'number' | 'hex' | 'punct' | 'end' | 'eof';
 
@@ -25,7 +56,8 @@ export class Unclosed extends Error {
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
-const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff;
+// U+00A0 and U+FEFF, spaces too, are two and three bytes (skipSpace).
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
 // Letters, `_`, and anything past ASCII (names in any script); `$`, `@`, `#` inside a word as engines allow.
 const isWordStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 64 || c > 127;
 const isWordPart = (c: number) => isWordStart(c) || isDigit(c) || c === 36 || c === 35;
@@ -34,6 +66,7 @@ const MYSQL_ESCAPES: Record<string, string> = { '0': '\u0000', b: '\b', n: '\n',
 const PG_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 export class Lexer {
+  readonly text: string;
   pos = 0;
   kind: TokenKind = 'eof';
   /** 0-based offsets of the token in the text. */
@@ -42,8 +75,7 @@ export class Lexer {
   /** A word as written, an identifier or string unquoted, a number's literal, a punctuation mark. */
   value = '';
   prefix: StringPrefix = '';
-  /** What plainValue() read. */
-  literal = '';
+  /** Where plainValue()'s literal lies. */
   literalStart = 0;
   literalEnd = 0;
   /** The next backslash and the next `/*` at or after where they were last looked for (Infinity: none left):
@@ -68,9 +100,10 @@ export class Lexer {
    * escapes and `$$` strings mean nothing else in the other dialects, so one reading serves them all.
    */
   constructor(
-    readonly text: string,
+    readonly script: Script,
     dialect: DialectId | 'auto',
   ) {
+    this.text = script.text;
     this.backslash = dialect === 'mysql';
     this.doubleQuoteString = dialect === 'mysql';
     this.hashComments = dialect === 'mysql';
@@ -105,7 +138,7 @@ export class Lexer {
         const body = t.indexOf(close, i + close.length);
         if (body < 0) throw new Unclosed(i, 'string');
         this.prefix = '$';
-        this.value = t.slice(i + close.length, body);
+        this.value = this.script.decode(i + close.length, body);
         this.kind = 'string';
         this.end = this.pos = body + close.length;
         return this.kind;
@@ -132,7 +165,7 @@ export class Lexer {
           return this.kind;
         }
       }
-      return this.set('word', j, t.slice(i, j));
+      return this.set('word', j, this.script.decode(i, j));
     }
     // Two-character operators start with one of `|:<>!` (`,` and `)`, most punctuation, make no string).
     if (c === 124 || c === 58 || c === 60 || c === 62 || c === 33) {
@@ -145,55 +178,66 @@ export class Lexer {
   /**
    * The next value of a tuple when it is one plain literal followed by `,` or `)`: a `'…'` string without a
    * doubled quote or an escape, a number (`-` glued to it allowed), or a word (the caller accepts NULL, TRUE
-   * and FALSE). Returns its kind, with the literal in `literal` (for a negative number, with its `-`) and its
-   * offsets in `literalStart`/`literalEnd`, the delimiter read as the current token; anything else returns
+   * and FALSE). Returns its kind, with its offsets in `literalStart`/`literalEnd` (a string's without its
+   * quotes, a negative number's with its `-`), the delimiter read as the current token; anything else returns
    * null with nothing moved, for next() to read token by token. Most values of a dump are such literals: one
-   * step each, not a token list.
+   * step each, no token list and no string made (the reader slices what it keeps).
    */
   plainValue(): 'string' | 'number' | 'word' | null {
     const t = this.text;
     const pos = this.pos;
     const lineStart = this.lineStart;
-    this.skipSpace();
-    const i = this.pos;
-    const c = t.charCodeAt(i);
+    // A dump's layout, `(1, 'a', NULL)`, needs no call to skipSpace: one space at most before a value, none after.
+    let i = pos;
+    if (t.charCodeAt(i) === 32) i++;
+    let c = t.charCodeAt(i);
+    if (!(c === 39 || isDigit(c) || c === 45 || c === 78 || c === 110 || c === 84 || c === 116 || c === 70 || c === 102)) {
+      this.skipSpace();
+      i = this.pos;
+      c = t.charCodeAt(i);
+    }
     let kind: 'string' | 'number' | 'word' | null = null;
-    let value = '';
+    let from = i;
+    let to = i;
     let end = i;
     if (c === 39) {
       const q = t.indexOf("'", i + 1);
       if (q > 0 && t.charCodeAt(q + 1) !== 39 && !(this.backslash && (this.backslashAt = this.nextOf('\\', i + 1, this.backslashAt)) < q)) {
         kind = 'string';
-        value = t.slice(i + 1, q);
+        from = i + 1;
+        to = q;
         end = q + 1;
       }
     } else if (isDigit(c) || (c === 45 && isDigit(t.charCodeAt(i + 1)))) {
-      const from = c === 45 ? i + 1 : i;
-      if (!(t.charCodeAt(from) === 48 && (t.charCodeAt(from + 1) === 120 || t.charCodeAt(from + 1) === 88))) {
-        this.number(from);
+      const at = c === 45 ? i + 1 : i;
+      if (!(t.charCodeAt(at) === 48 && (t.charCodeAt(at + 1) === 120 || t.charCodeAt(at + 1) === 88))) {
         kind = 'number';
-        value = c === 45 ? '-' + this.value : this.value;
-        end = this.end;
+        to = end = this.numberEnd(at);
       }
     } else if (c === 78 || c === 110 || c === 84 || c === 116 || c === 70 || c === 102) {
       let j = i + 1;
       while (j < t.length && isWordPart(t.charCodeAt(j))) j++;
       kind = 'word';
-      value = t.slice(i, j);
-      end = j;
+      to = end = j;
     }
     if (kind !== null) {
-      this.pos = end;
-      this.skipSpace();
-      const d = t.charCodeAt(this.pos);
+      let j = end;
+      let d = t.charCodeAt(j);
+      if (d !== 44 && d !== 41) {
+        this.pos = end;
+        this.skipSpace();
+        j = this.pos;
+        d = t.charCodeAt(j);
+      }
       if (d === 44 || d === 41) {
-        this.literal = value;
-        this.literalStart = i;
-        this.literalEnd = end;
+        this.literalStart = from;
+        this.literalEnd = to;
         this.prefix = '';
         this.lineStart = false;
-        this.start = this.pos;
-        this.set('punct', this.pos + 1, d === 44 ? ',' : ')');
+        this.start = j;
+        this.kind = 'punct';
+        this.end = this.pos = j + 1;
+        this.value = d === 44 ? ',' : ')';
         return kind;
       }
     }
@@ -218,6 +262,8 @@ export class Lexer {
         this.lineStart = true;
         i++;
       } else if (isSpace(c)) i++;
+      else if (c === 0xc2 && t.charCodeAt(i + 1) === 0xa0) i += 2;
+      else if (c === 0xef && t.charCodeAt(i + 1) === 0xbb && t.charCodeAt(i + 2) === 0xbf) i += 3;
       else if (c === 45 && t.charCodeAt(i + 1) === 45) i = this.lineEnd(i);
       else if (c === 35 && this.hashComments) i = this.lineEnd(i);
       else if (c === 47 && t.charCodeAt(i + 1) === 42) i = this.blockComment(i);
@@ -279,12 +325,19 @@ export class Lexer {
 
   private number(i: number): TokenKind {
     const t = this.text;
-    let j = i;
     if (t.charCodeAt(i) === 48 && (t.charCodeAt(i + 1) === 120 || t.charCodeAt(i + 1) === 88)) {
-      j = i + 2;
+      let j = i + 2;
       while (j < t.length && /[0-9a-fA-F]/.test(t[j])) j++;
       return this.set('hex', j, t.slice(i, j));
     }
+    const j = this.numberEnd(i);
+    return this.set('number', j, t.slice(i, j));
+  }
+
+  /** Where a decimal number starting at `i` ends: digits, a fraction, an exponent when digits follow it. */
+  private numberEnd(i: number): number {
+    const t = this.text;
+    let j = i;
     while (isDigit(t.charCodeAt(j))) j++;
     if (t.charCodeAt(j) === 46) {
       j++;
@@ -299,7 +352,7 @@ export class Lexer {
         j = k;
       }
     }
-    return this.set('number', j, t.slice(i, j));
+    return j;
   }
 
   /**
@@ -315,8 +368,9 @@ export class Lexer {
       const q = t.indexOf(close, j);
       const b = escapes ? (this.backslashAt = this.nextOf('\\', j, this.backslashAt)) : Infinity;
       if (b !== Infinity && (q < 0 || b < q)) {
-        out += t.slice(seg, b);
-        const [text, width] = pg ? pgEscape(t, b) : mysqlEscape(t, b);
+        out += this.script.decode(seg, b);
+        // A character past ASCII after a backslash stands for itself in both dialects: it is kept with what follows.
+        const [text, width] = t.charCodeAt(b + 1) >= 0x80 ? ['', 1] : pg ? pgEscape(t, b) : mysqlEscape(t, b);
         if (b + 1 >= t.length) throw new Unclosed(i, kind === 'string' ? 'string' : 'identifier');
         out += text;
         j = seg = b + width;
@@ -324,11 +378,11 @@ export class Lexer {
       }
       if (q < 0) throw new Unclosed(i, kind === 'string' ? 'string' : 'identifier');
       if (t.startsWith(close, q + close.length)) {
-        out += t.slice(seg, q + close.length);
+        out += this.script.decode(seg, q + close.length);
         j = seg = q + 2 * close.length;
         continue;
       }
-      out += t.slice(seg, q);
+      out += this.script.decode(seg, q);
       return this.set(kind, q + close.length, out);
     }
   }

@@ -13,14 +13,14 @@
 //   expression are their SQL text (warning);
 // - an unclosed string, identifier or comment, a tuple of the wrong width, or parentheses nested past 256 levels
 //   are `invalid_file` with the line; a script without CREATE TABLE or INSERT … VALUES is `invalid_file`.
-import { ArrayTable } from '../batch.ts';
 import type { BookReader, SheetRead } from '../book.ts';
-import { decodeText, refuseBinary } from '../csv/read.ts';
+import { decodeAs, refuseBinary, textKind } from '../csv/read.ts';
 import { FormatError } from '../errors.ts';
 import { sameDecimal } from '../json/read.ts';
 import type { Cell, FormatContext, Row, SourceFile, Table, TextEncodingName } from '../model.ts';
 import { DIALECTS, type DialectId } from './dialects.ts';
-import { Lexer, Unclosed, type StringPrefix, type TokenKind } from './lexer.ts';
+import { Lexer, Script, Unclosed, type StringPrefix, type TokenKind } from './lexer.ts';
+import { DATE, FALSE, FLAG, isoDate, NULL, NUMBER, numberForm, PLAIN_NUMBER, SqlRows, SqlValues, TEXT, TIME, TRUE } from './values.ts';
 
 export const SQL_DIALECTS = ['auto', ...DIALECTS] as const;
 export type SqlDialectOption = (typeof SQL_DIALECTS)[number];
@@ -43,7 +43,7 @@ interface SqlTable {
   types: string[];
   /** Columns CREATE TABLE declared (INSERT lists may append more). */
   declared: number;
-  rows: Row[];
+  values: SqlValues;
   /** Cells with a value. */
   cells: number;
 }
@@ -51,22 +51,6 @@ interface SqlTable {
 /** A token of a value, kept to decide what the value is. */
 type Token = { kind: TokenKind; value: string; prefix: StringPrefix };
 const MAX_VALUE_TOKENS = 64;
-/**
- * Up to 15 significant digits without an exponent always read back exactly (DBL_DIG): no need to compare.
- * `-?d+(.d+)?` with at most 15 digits, checked without a regular expression (one per number was a tenth of the read).
- */
-function shortNumber(s: string): boolean {
-  let i = s.charCodeAt(0) === 45 ? 1 : 0;
-  let digits = 0;
-  let dot = -1;
-  for (; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) digits++;
-    else if (c === 46 && dot < 0 && digits > 0) dot = i;
-    else return false;
-  }
-  return digits > 0 && digits <= 15 && dot !== s.length - 1;
-}
 const TYPED = new Set(['DATE', 'TIME', 'TIMESTAMP']);
 const TEXT_PREFIXES = new Set<StringPrefix>(['', 'N', 'E', '$']);
 
@@ -75,6 +59,8 @@ export interface SqlReadOptions {
   maxCells: number;
   ctx: FormatContext;
   file: string;
+  /** Every value read token by token, none as a plain literal: the tests compare the two ways. */
+  tokens?: boolean;
 }
 
 export interface SqlScript {
@@ -83,8 +69,10 @@ export interface SqlScript {
 }
 
 /** The dialect `auto` chooses: the heaviest mark found in a scan with standard quoting. */
-export function detectDialect(text: string): DialectId {
-  const lex = new Lexer(text, 'standard');
+export function detectDialect(source: string | Script): DialectId {
+  const script = typeof source === 'string' ? new Script(source) : source;
+  const text = script.text;
+  const lex = new Lexer(script, 'standard');
   let found: DialectId = 'standard';
   try {
     for (;;) {
@@ -101,18 +89,48 @@ export function detectDialect(text: string): DialectId {
   return found;
 }
 
+/** A table's columns: the widest of its titles and rows. */
+function widthOf(t: SqlTable): number {
+  let width = t.columns.length;
+  for (let r = 0; r < t.values.rows; r++) width = Math.max(width, t.values.lengthOf(r));
+  return width;
+}
+
+/** A table's rows as cells, each as wide as the table. */
+export function rowsOf(t: SqlTable): Row[] {
+  return new SqlRows(t.name, t.columns, widthOf(t), t.values).rows();
+}
+
+const isFlag = (type: string) => BOOLEAN_TYPES.has(type) || type === 'TINYINT(1)';
+
+/** The code of a plain word: NULL, TRUE, FALSE, or -1 for any other (an expression). */
+function wordCode(t: string, s: number, e: number): number {
+  return wordIs(t, s, e, 'null') ? NULL : wordIs(t, s, e, 'true') ? TRUE : wordIs(t, s, e, 'false') ? FALSE : -1;
+}
+
+/** [s, e) of t is the word `lower` in any case. */
+function wordIs(t: string, s: number, e: number, lower: string): boolean {
+  if (e - s !== lower.length) return false;
+  // `| 32` lowers an ASCII letter and makes nothing else one.
+  for (let i = 0; i < lower.length; i++) if ((t.charCodeAt(s + i) | 32) !== lower.charCodeAt(i)) return false;
+  return true;
+}
+
 const lineOf = (text: string, at: number) => {
   let line = 1;
   for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) line++;
   return line;
 };
 
-/** Parses a whole script. */
-export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
+/** Parses a whole script: its text, or its UTF-8 bytes. */
+export function readSqlScript(source: string | Uint8Array | Script, o: SqlReadOptions): SqlScript {
+  const script = source instanceof Script ? source : new Script(source);
+  // The Latin-1 view of the bytes (lexer.ts Script): offsets are byte offsets, and what is kept is decoded.
+  const text = script.text;
   // `auto`: only mysql needs knowing first (its backslashes change where strings end), and only a file with a
   // backtick somewhere can be mysql; the others are read as one, and told apart by the marks met on the way.
-  const mysql = o.dialect === 'auto' && text.includes('`') && detectDialect(text) === 'mysql';
-  const lex = new Lexer(text, o.dialect === 'auto' && !mysql ? 'auto' : o.dialect === 'auto' ? 'mysql' : o.dialect);
+  const mysql = o.dialect === 'auto' && text.includes('`') && detectDialect(script) === 'mysql';
+  const lex = new Lexer(script, o.dialect === 'auto' && !mysql ? 'auto' : o.dialect === 'auto' ? 'mysql' : o.dialect);
   const tables = new Map<string, SqlTable>();
   const ignored = new Map<string, number>();
   let cells = 0;
@@ -147,7 +165,7 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
   const kind = (): TokenKind => lex.kind;
   const value = (): string => lex.value;
   const isWord = (w: string) => kind() === 'word' && lex.value.toUpperCase() === w;
-  const syntax = (): never => fail('sql_syntax', lex.start, { found: kind() === 'eof' ? o.ctx.t('names.json-end') : text.slice(lex.start, Math.min(lex.end, lex.start + 40)) });
+  const syntax = (): never => fail('sql_syntax', lex.start, { found: kind() === 'eof' ? o.ctx.t('names.json-end') : script.decode(lex.start, Math.min(lex.end, lex.start + 160)).slice(0, 40) });
 
   /** Passes over the rest of a statement; `depth` is the parentheses already open. */
   const skipStatement = (depth = 0) => {
@@ -191,7 +209,7 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
         return other;
       }
     }
-    tables.set(key, (t = { name: n.name, qualified: n.qualified, columns: [], types: [], declared: 0, rows: [], cells: 0 }));
+    tables.set(key, (t = { name: n.name, qualified: n.qualified, columns: [], types: [], declared: 0, values: new SqlValues(script), cells: 0 }));
     return t;
   };
 
@@ -221,7 +239,7 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
         next();
         if (kind() === 'word') {
           type = lex.value.toUpperCase();
-          if (type === 'TINYINT' && /^\s*\(\s*1\s*\)/.test(text.slice(lex.end, lex.end + 16))) type = 'TINYINT(1)';
+          if (type === 'TINYINT' && /^\s*\(\s*1\s*\)/.test(script.decode(lex.end, Math.min(lex.end + 16, text.length)))) type = 'TINYINT(1)';
         }
       }
       // The rest of the definition, up to its comma or the closing parenthesis.
@@ -263,7 +281,7 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
 
   /** A value that is no plain literal: its SQL text, counted. */
   const other = (start: number, end: number): Cell => {
-    const sql = text.slice(start, end).trim();
+    const sql = script.decode(start, end).trim();
     if (expressions.count++ === 0) expressions.first = `${sql.slice(0, 40)} (${o.ctx.t('names.sql-line', { line: lineOf(text, start) })})`;
     return sql;
   };
@@ -277,14 +295,19 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
     return other(start, end);
   };
 
+  /** Whether a number literal (with its sign) a double cannot hold exactly, counted: it stays text. */
+  const inexactNumber = (number: string, start: number): boolean => {
+    // `5.` and `.5` are SQL numbers; sameDecimal reads JSON's forms only.
+    if (sameDecimal(number.replace(/^(-?)\./, '$10.').replace(/\.(?=$|[eE])/, ''), Number(number))) return false;
+    if (inexact.count++ === 0) inexact.first = `${number.slice(0, 40)} (${o.ctx.t('names.sql-line', { line: lineOf(text, start) })})`;
+    return true;
+  };
+
   /** A number literal (with its sign) in a column of declared `type`. */
   const numberCell = (number: string, start: number, type: string): Cell => {
     const n = Number(number);
-    if (!shortNumber(number) && !sameDecimal(number, n)) {
-      if (inexact.count++ === 0) inexact.first = `${number.slice(0, 40)} (${o.ctx.t('names.sql-line', { line: lineOf(text, start) })})`;
-      return number;
-    }
-    if ((BOOLEAN_TYPES.has(type) || type === 'TINYINT(1)') && (n === 0 || n === 1)) return n === 1;
+    if (numberForm(number, 0, number.length) === 0 && inexactNumber(number, start)) return number;
+    if (isFlag(type) && (n === 0 || n === 1)) return n === 1;
     return n === 0 ? 0 : n;
   };
 
@@ -345,29 +368,38 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
     const line = () => lineOf(text, listStart);
     const map = list === null ? null : list.map((c) => columnIndex(t, c, line));
     const width = list !== null ? list.length : t.declared > 0 ? t.declared : -1;
+    // What a plain string or number is in each column, by its declared type (decided once per statement).
+    const stringCodes = t.types.map((type) => (type === 'TIME' ? TIME : DATE_TYPES.has(type) ? DATE : TEXT));
+    const flags = t.types.map(isFlag);
+    const values = t.values;
     next();
     for (;;) {
       if (!(kind() === 'punct' && value() === '(')) syntax();
       const tupleStart = lex.start;
-      // The row is filled as values are read: no list of values besides it.
-      const row: Row = new Array<Cell>(t.columns.length).fill(null);
+      // The row's values are kept as they are read (values.ts): codes and spans, no cells.
+      const row = values.open(t.columns.length);
       let found = 0;
       // One value per pass: its tokens (the first few), up to a comma or the tuple's end at depth 0.
       for (;;) {
         // A plain literal is one token read in place; anything else is read token by token.
-        const plain = plainValue();
+        const plain = o.tokens ? null : plainValue();
         if (plain !== null) {
           const col = map ? map[found] : found;
           found++;
           if (col !== undefined) {
-            const type = t.types[col] ?? '';
-            const v = lex.literal;
-            const c = plain === 'string' ? (DATE_TYPES.has(type) ? (isoDate(v, type) ?? v) : v) : plain === 'number' ? numberCell(v, lex.literalStart, type) : wordCell(v, lex.literalStart, lex.literalEnd);
-            if (c !== null) {
+            const s = lex.literalStart;
+            const e = lex.literalEnd;
+            let code: number;
+            if (plain === 'string') code = stringCodes[col] ?? TEXT;
+            else if (plain === 'number') {
+              const form = numberForm(text, s, e);
+              code = form === 0 && inexactNumber(text.slice(s, e), s) ? TEXT : flags[col] ? FLAG : form === 2 ? PLAIN_NUMBER : NUMBER;
+            } else code = wordCode(text, s, e);
+            if (code === -1) values.setCell(row, col, other(s, e));
+            else if (code !== NULL) values.set(row, col, code, s, e);
+            if (code !== NULL) {
               if (++cells > o.maxCells) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: o.maxCells } });
               t.cells++;
-              while (row.length <= col) row.push(null);
-              row[col] = c;
             }
           }
           if (value() === ')') break;
@@ -404,15 +436,13 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
           if (c !== null) {
             if (++cells > o.maxCells) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: o.maxCells } });
             t.cells++;
-            while (row.length <= col) row.push(null);
-            row[col] = c;
+            values.setCell(row, col, c);
           }
         }
         if (value() === ')') break;
       }
       if (width >= 0 && found !== width) fail('sql_values', tupleStart, { expected: width, found, table: t.name });
-      while (row.length < found) row.push(null);
-      t.rows.push(row);
+      values.widen(row, found);
       next();
       if (kind() === 'punct' && value() === ',') {
         next();
@@ -431,7 +461,7 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
     const k = next();
     if (k === 'eof') break;
     if (k === 'end') continue;
-    const first = k === 'word' ? lex.value.toUpperCase() : text.slice(lex.start, lex.end).slice(0, 20);
+    const first = k === 'word' ? lex.value.toUpperCase() : script.decode(lex.start, lex.end).slice(0, 20);
     if (first === 'INSERT') {
       next();
       insert();
@@ -477,47 +507,6 @@ export function readSqlScript(text: string, o: SqlReadOptions): SqlScript {
   return { dialect, tables: [...new Set(tables.values())] };
 }
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
-const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
-
-const fractionMs = (frac: string | undefined) => (frac ? Math.round(Number(`0.${frac}`) * 1000) : 0);
-
-/** Digits of s[from, to) as a number, or -1. */
-function digits(s: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    n = n * 10 + c;
-  }
-  return n;
-}
-
-/** A valid date of the proleptic Gregorian calendar (years 1–9999) at that time, or null. */
-function utcDate(y: number, mo: number, d: number, h: number, mi: number, se: number, ms: number): Date | null {
-  if (y < 1 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return null;
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, se, ms));
-  if (y < 100) date.setUTCFullYear(y);
-  // Every month has a 28th: only later days can roll over into the next month.
-  return d <= 28 || date.getUTCDate() === d ? date : null;
-}
-
-/** The Date of an ISO date, date-time or (in a TIME column) time of day; null when it is not one. */
-function isoDate(s: string, type: string): Date | null {
-  if (type === 'TIME') {
-    const m = TIME.exec(s);
-    if (!m) return null;
-    const [h, mi, se] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
-    if (h > 23 || mi > 59 || se > 59) return null;
-    return new Date(Date.UTC(1899, 11, 30, h, mi, se, fractionMs(m[4])));
-  }
-  // The common case, `yyyy-mm-dd`, without a regular expression.
-  if (s.length === 10 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45) return utcDate(digits(s, 0, 4), digits(s, 5, 7), digits(s, 8, 10), 0, 0, 0, 0);
-  const m = ISO.exec(s);
-  if (!m) return null;
-  return utcDate(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), fractionMs(m[7]));
-}
-
 /** A SQL script as a workbook: one sheet per table, named after it without its schema. */
 export class SqlReader implements BookReader {
   readonly format = 'sql' as const;
@@ -526,10 +515,13 @@ export class SqlReader implements BookReader {
   private readonly script: SqlScript;
 
   constructor(file: SourceFile, ctx: FormatContext, dialect: SqlDialectOption) {
-    const { text, encoding } = decodeText(file.bytes);
-    refuseBinary(file.bytes, encoding);
+    const b = file.bytes;
+    const { encoding } = textKind(b);
+    refuseBinary(b, encoding);
     this.encoding = encoding;
-    this.script = readSqlScript(text, { dialect, maxCells: ctx.limits.maxCells, ctx, file: file.name });
+    // UTF-8 is read as it is (its BOM left out); any other encoding is decoded and read as UTF-8.
+    const utf8 = encoding !== 'utf-8' ? decodeAs(b, encoding) : b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? b.subarray(3) : b;
+    this.script = readSqlScript(utf8, { dialect, maxCells: ctx.limits.maxCells, ctx, file: file.name });
     this.sheets = this.script.tables.map((t) => ({ name: t.name, visibility: 'visible', source: t.qualified }));
   }
 
@@ -537,10 +529,7 @@ export class SqlReader implements BookReader {
     const t = this.script.tables[i];
     read.cells.used += t.cells;
     if (read.cells.used > read.cells.max) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: read.cells.max } });
-    let width = t.columns.length;
-    for (const r of t.rows) if (r.length > width) width = r.length;
-    const header = Array.from({ length: width }, (_, c) => t.columns[c] ?? read.ctx.name('column', { n: c + 1 }));
-    const rows = t.rows.map((r) => (r.length === width ? r : [...r, ...new Array<Cell>(width - r.length).fill(null)]));
-    return new ArrayTable({ name: t.name, header }, rows, width);
+    const header = Array.from({ length: widthOf(t) }, (_, c) => t.columns[c] ?? read.ctx.name('column', { n: c + 1 }));
+    return new SqlRows(t.name, header, header.length, t.values);
   }
 }
