@@ -27,7 +27,7 @@ export interface ExecuteOptions {
 /** What the result files of a run left out (Written.removed), by kind and format: one warning each. */
 type Lost = Map<string, Removed & { format: string }>;
 
-export function createContext(lang: Lang, signal: AbortSignal, messages: Message[], limits: ToolLimits = DEFAULT_TOOL_LIMITS, lost: Lost = new Map(), early: EarlyDeflate | null = null): ToolContext {
+export function createContext(lang: Lang, signal: AbortSignal, messages: Message[], limits: ToolLimits = DEFAULT_TOOL_LIMITS, early: EarlyDeflate | null = null): ToolContext {
   return {
     lang,
     signal,
@@ -40,9 +40,9 @@ export function createContext(lang: Lang, signal: AbortSignal, messages: Message
       let out: OutputFile;
       if (content instanceof Uint8Array) out = { name: safe, contentType: type, bytes: content };
       else {
-        // The first cell is named in its sheet in a workbook, else in its file (a part's name is final only here).
-        if (content.removed) tally(lost, { ...content.removed, table: WORKBOOKS.has(extensionOf(safe)) ? content.removed.table : safe }, extensionOf(safe).toUpperCase());
         out = { name: safe, contentType: type, bytes: content.bytes, preview: content.preview };
+        // The first cell is named in its sheet in a workbook, else in its file (a part's name is final only here).
+        if (content.removed) out.removed = { ...content.removed, table: WORKBOOKS.has(extensionOf(safe)) ? content.removed.table : safe };
       }
       early?.made(out);
       return out;
@@ -79,9 +79,8 @@ const NEVER_ABORTED = new AbortController().signal;
 /** Runs a tool on checked files and validated options, and packages what it returns. */
 export async function execute(tool: AnyTool, files: InputFile[], opts: Record<string, unknown>, o: ExecuteOptions): Promise<RunResult> {
   const messages: Message[] = [];
-  const lost: Lost = new Map();
   const early = o.download ? new EarlyDeflate() : null;
-  const ctx = createContext(o.lang, o.signal ?? NEVER_ABORTED, messages, o.limits, lost, early);
+  const ctx = createContext(o.lang, o.signal ?? NEVER_ABORTED, messages, o.limits, early);
   let out: Awaited<ReturnType<AnyTool['run']>>;
   const main = files.filter((f) => f.field === undefined);
   const more = files.filter((f) => f.field !== undefined);
@@ -91,6 +90,10 @@ export async function execute(tool: AnyTool, files: InputFile[], opts: Record<st
     throw mapFormatError(err, tool.input.kind, more);
   }
   if (out.files.length === 0) throw new ToolError('internal_error', { cause: new Error(`${tool.id} returned no file`) });
+  // Counted over the files the run returns, not every file it made: a read that started again makes its
+  // files again (split-rows names its parts as they are cut).
+  const lost: Lost = new Map();
+  for (const f of out.files) if (f.removed) tally(lost, f.removed, extensionOf(f.name).toUpperCase());
   reportLost(lost, ctx);
   const names = uniqueNames(out.files.map((f) => f.name));
   // The previews writers kept stay here: only the kernel's preview of them crosses to the caller.

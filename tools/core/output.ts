@@ -1,7 +1,7 @@
 // Result files: safe names, media types, ZIP packaging, and the previews every answer carries.
 import { extensionOf } from './files.ts';
 import { decodeWindows1252, deflatePieces, zipBuilder, type Deflated } from '../formats/index.ts';
-import { CellError, FullCell, isoDate, widthOf, columnLetter, type AnyCell, type Cell, type Row, type TableData, type TablePreview } from '../formats/index.ts';
+import { CellError, FullCell, isoDate, widthOf, columnLetter, type AnyCell, type Cell, type Removed, type Row, type TableData, type TablePreview } from '../formats/index.ts';
 
 export interface OutputFile {
   name: string;
@@ -9,6 +9,8 @@ export interface OutputFile {
   bytes: Uint8Array;
   /** The first rows of the table its writer wrote, for the run's preview (never sent as such). */
   preview?: TablePreview | null;
+  /** What its writer took out of the cells (Written.removed), the first cell's table named: one warning per kind. */
+  removed?: Removed;
 }
 
 /** Media types of the results tools write, by extension (tools.md §2.5); a tool writing a new one adds it. */
