@@ -269,8 +269,7 @@ export class Book implements Workbook {
         if (this.fallback === null || !(err instanceof NeedsFallback || fromReader.has(err as object))) throw err;
         // A fault of the fast reader itself (not a verdict on the file) must not cost the caller the file:
         // the fallback reads it, and the fault is logged to be fixed.
-        if (!(err instanceof NeedsFallback)) console.error(`${this.format} reader failed, read with SheetJS:`, err);
-        this.fellBack = err instanceof NeedsFallback ? err.message : `fault: ${String((err as Error)?.message ?? err).slice(0, 120)}`;
+        this.fellBack = handedOver(err, `${this.format} reader`);
         this.useFallback(this.fallback());
       }
     }
@@ -311,14 +310,24 @@ export class Book implements Workbook {
         return book;
       }
       if (fallback === null) throw err;
-      if (!(err instanceof NeedsFallback)) console.error('fast reader failed, read with SheetJS:', err);
+      const why = handedOver(err, 'fast reader');
       const book = Book.open(file, ctx, options, sheets, fallback, null);
       book.readBy = 'sheetjs';
-      book.fellBack = err instanceof NeedsFallback ? err.message : `fault: ${String((err as Error)?.message ?? err).slice(0, 120)}`;
+      book.fellBack = why;
       return book;
     }
     return new Book(reader, open, fallback, file, ctx, options, sheets);
   }
+}
+
+/**
+ * Why a fast reader handed the workbook to its fallback: its NeedsFallback, or a fault of its own, which is
+ * logged to be fixed.
+ */
+function handedOver(err: unknown, reader: string): string {
+  if (err instanceof NeedsFallback) return err.message;
+  console.error(`${reader} failed, read with SheetJS:`, err);
+  return `fault: ${String((err as Error)?.message ?? err).slice(0, 120)}`;
 }
 
 /** A fast reader's verdict of damage that costs no data, when there is a fallback to try: other verdicts (a cut part, a bomb, a password, a limit) stand. */
