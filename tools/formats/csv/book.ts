@@ -7,7 +7,7 @@ import { BATCH_ROWS, type Cell, type Row, type RowBatch, type RowStream, type So
 import { ArrayBatch } from '../batch.ts';
 import { ColumnTexts, RecentDates } from '../shared-cells.ts';
 import { detectType, languageDateOrder, type DetectOptions } from './detect-type.ts';
-import { baseNameOf, OnePassCsv, refuseBinary, slashDateOrders, sniffDelimiter, textKind, type TextKind } from './read.ts';
+import { baseNameOf, csvTyping, OnePassCsv, refuseBinary, sniffDelimiter, textKind, type TextKind } from './read.ts';
 import { readCsvRecords, type CsvRecords } from './records.ts';
 
 export class CsvReader implements BookReader {
@@ -47,15 +47,9 @@ export class CsvReader implements BookReader {
 
   /** The decimal mark, and each column's slash-date order from a first pass over the text (once per title choice). */
   private typing(read: SheetRead): DetectOptions {
-    const decimalComma = this.delimiter !== ',';
-    if (!read.detectTypes) return { decimalComma };
-    let t = this.typings.get(read.hasHeader);
-    if (t === undefined) {
-      const dateOrder = languageDateOrder(read.ctx.lang);
-      const orders = slashDateOrders(this.file.bytes, this.kind, this.delimiter, read.hasHeader, dateOrder);
-      t = orders ? { decimalComma, orders, dateOrder } : { decimalComma, dateOrder };
-      this.typings.set(read.hasHeader, t);
-    }
+    if (!read.detectTypes) return { decimalComma: this.delimiter !== ',' };
+    const t = this.typings.get(read.hasHeader) ?? csvTyping(this.file.bytes, this.kind, this.delimiter, read.hasHeader, languageDateOrder(read.ctx.lang));
+    this.typings.set(read.hasHeader, t);
     return t;
   }
 }

@@ -324,9 +324,7 @@ export function readCsv(file: SourceFile, o: CsvReadOptions): CsvRead {
     for (const batch of stream) for (const r of batch.rows()) rows.push(r);
     return rows;
   };
-  const dateOrder = 'dmy' as const;
-  const orders = o.detectTypes ? slashDateOrders(file.bytes, kind, delimiter, o.hasHeader, dateOrder) : undefined;
-  const typing: DetectOptions = orders ? { decimalComma: delimiter !== ',', orders, dateOrder } : { decimalComma: delimiter !== ',' };
+  const typing = o.detectTypes ? csvTyping(file.bytes, kind, delimiter, o.hasHeader, 'dmy') : { decimalComma: delimiter !== ',' };
   const first = new OnePassCsv(file, { ...o, delimiter, kind, typing }, report, false);
   let stream = first;
   let rows: Row[];
@@ -611,6 +609,13 @@ function pieceDecoder(b: Uint8Array, kind: TextKind): PieceDecoder | null {
   if (kind.encoding === 'utf-8') return { encoding: 'utf-8', from: 0, decode: (s, e) => buf.toString('utf8', s, e) };
   const enc = kind.encoding as EightBitEncoding;
   return { encoding: enc, from: 0, decode: (s, e) => decodeEightBit(b.subarray(s, e), enc).text };
+}
+
+/** How a CSV's fields are typed: its decimal mark, and each column's slash-date order (slashDateOrders). */
+export function csvTyping(bytes: Uint8Array, kind: TextKind, delimiter: string, hasHeader: boolean, dateOrder: 'dmy' | 'mdy'): DetectOptions {
+  const decimalComma = delimiter !== ',';
+  const orders = slashDateOrders(bytes, kind, delimiter, hasHeader, dateOrder);
+  return orders ? { decimalComma, orders, dateOrder } : { decimalComma, dateOrder };
 }
 
 /**
