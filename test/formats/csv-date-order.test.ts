@@ -55,3 +55,25 @@ test('read in pieces, the first batch takes the order the last line proves', () 
   const m = bothWays(mixed.join('\n'));
   assert.equal(m[0][1], '2012-02-04', 'the first batch is month-first too');
 });
+
+test('read in pieces across a quoted field longer than a piece, and with a quote open until the end', () => {
+  // The field of 200 KB with line feeds makes its piece grow; the proof (5/19) comes after it.
+  const long = `"${'línea larga\n'.repeat(17_000)}"`;
+  const lines = ['id,fecha,nota'];
+  for (let i = 1; i <= 20_000; i++) lines.push(`${i},${(i % 12) + 1}/${(i % 12) + 1}/2020,${i === 7_000 ? long : `t${i}`}`);
+  lines.push('20001,5/19/2006,fin');
+  const rows = bothWays(lines.join('\n') + '\n');
+  assert.equal(rows[0][1], '2020-02-02');
+  assert.equal(rows[6_999][2], long.slice(1, -1), 'the long field whole');
+  assert.equal(rows.at(-1)?.[1], '2006-05-19');
+  // A quote left open until the end is read as a literal character (csv_unclosed_quote): the lines after it are
+  // records, and their dates take part in the proof (one day-first value among them: the column stays text).
+  const open = ['id,fecha,nota', '1,3/4/2020,a', ...Array.from({ length: 20_000 }, (_, i) => `${i + 2},5/19/2006,b${i}`), '20002,1/1/2020,"sin cerrar', ...Array.from({ length: 5_000 }, (_, i) => `${i},12/30/2020,c`)];
+  const o = bothWays(open.join('\n') + '\n');
+  assert.equal(o[0][1], '2020-03-04', 'month-first, as the values on both sides of the open quote prove');
+  assert.equal(o.length, 25_002);
+  assert.deepEqual(o[20_001], [20002, '2020-01-01', '"sin cerrar']);
+  assert.deepEqual(o.at(-1), [4999, '2020-12-30', 'c']);
+  const both = bothWays([...open, '1,25/12/2020,d'].join('\n') + '\n');
+  assert.equal(both[0][1], '3/4/2020', 'a day-first value after the open quote: both orders proven, text');
+});

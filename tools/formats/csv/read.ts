@@ -390,25 +390,16 @@ export class OnePassCsv implements RowStream {
     const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, o.kind) : null;
     let unclosedQuotes: number[] = [];
     if (pieces !== null && !whole) {
-      const delim = o.delimiter.charCodeAt(0);
-      const none = new Set<number>();
-      for (let start = pieces.from; start < bytes.length; ) {
-        let end = pieceEnd(bytes, start + PIECE_BYTES);
-        for (;;) {
-          const header = cells.header;
-          const res = parseOnce(pieces.decode(start, end), delim, none, Infinity, cells.finish);
-          if (res.unclosedAt < 0) {
-            restart();
-            flow.add(res.rows);
-            break;
-          }
-          if (end >= bytes.length) {
-            throw new Restart('a quote open until the end of the file', (read: { report: Report }) => new OnePassCsv(file, o, read.report, true));
-          }
-          cells.header = header;
-          end = pieceEnd(bytes, start + 2 * (end - start));
+      const keep = () => {
+        const header = cells.header;
+        return () => void (cells.header = header);
+      };
+      for (const piece of parsedPieces(bytes, pieces, o.delimiter, cells.finish, keep)) {
+        if (typeof piece === 'number') {
+          throw new Restart('a quote open until the end of the file', (read: { report: Report }) => new OnePassCsv(file, o, read.report, true));
         }
-        start = end;
+        restart();
+        flow.add(piece.rows);
         yield;
       }
     } else {
@@ -635,28 +626,47 @@ export function slashDateOrders(bytes: Uint8Array, kind: TextKind, delimiter: st
     for (let i = 0; i < record.length; i++) orders.add(i, record[i]);
   };
   const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, kind) : null;
-  const delim = delimiter.charCodeAt(0);
-  let start = pieces?.from ?? 0;
   if (pieces !== null) {
-    const none = new Set<number>();
-    while (start < bytes.length) {
-      let end = pieceEnd(bytes, start + PIECE_BYTES);
+    const keep = () => {
       const before = header;
-      let res = parseOnce(pieces.decode(start, end), delim, none, Infinity, finish);
-      while (res.unclosedAt >= 0 && end < bytes.length) {
-        header = before;
-        end = pieceEnd(bytes, start + 2 * (end - start));
-        res = parseOnce(pieces.decode(start, end), delim, none, Infinity, finish);
-      }
+      return () => void (header = before);
+    };
+    for (const piece of parsedPieces(bytes, pieces, delimiter, finish, keep)) {
       // A quote open until the end: the rest is read as the whole-text parse reads it.
-      if (res.unclosedAt >= 0) {
-        header = before;
-        parseCsv(pieces.decode(start, bytes.length), delimiter, Infinity, () => finish);
-      }
-      start = end;
+      if (typeof piece === 'number') parseCsv(pieces.decode(piece, bytes.length), delimiter, Infinity, () => finish);
     }
   } else parseCsv(decodeAs(bytes, kind.encoding), delimiter, Infinity, () => finish);
   return orders.any ? orders.decide(language) : undefined;
+}
+
+/**
+ * A text parsed piece by piece (PIECE_BYTES each, ending after a line feed), a piece growing until no quote is
+ * left open in it: yields each piece's records (given to `finish` as they are parsed). A piece parsed again is
+ * parsed afresh: `keep` saves what `finish` changes, before every parse, and gives back how to restore it. A
+ * quote open until the end of the bytes ends the pieces with the offset where the last one starts, its
+ * records not taken.
+ */
+function* parsedPieces(bytes: Uint8Array, pieces: PieceDecoder, delimiter: string, finish: (record: string[]) => void, keep: () => () => void): Generator<{ rows: string[][] } | number> {
+  const delim = delimiter.charCodeAt(0);
+  const none = new Set<number>();
+  for (let start = pieces.from; start < bytes.length; ) {
+    let end = pieceEnd(bytes, start + PIECE_BYTES);
+    for (;;) {
+      const restore = keep();
+      const res = parseOnce(pieces.decode(start, end), delim, none, Infinity, finish);
+      if (res.unclosedAt < 0) {
+        yield res;
+        break;
+      }
+      restore();
+      if (end >= bytes.length) {
+        yield start;
+        return;
+      }
+      end = pieceEnd(bytes, start + 2 * (end - start));
+    }
+    start = end;
+  }
 }
 
 /** The end of the piece that reaches at least `at`: just after the next line feed, or the end of the bytes. */
