@@ -1,0 +1,236 @@
+// The multipart scanner (bridge/multipart-scan.ts) against busboy 1.6.0, the reader it replaces (kept as the
+// reference in test/helpers/multipart-busboy.ts): seeded random forms, each fed in several cuttings, must give
+// the same files, fields and refusals; hostile bodies get their codes; and where busboy's own answer depends on
+// how the body was cut (or never comes), the scanner's is the same for every cutting and says so.
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { test } from 'node:test';
+import type { Request } from 'express';
+import { readMultipart, type MultipartLimits } from '../../bridge/multipart.ts';
+import { ToolError } from '../../tools/core/errors.ts';
+import { readMultipartBusboy } from '../helpers/multipart-busboy.ts';
+
+type Reader = typeof readMultipart;
+
+/** An IncomingMessage as the readers use it: headers, chunks as they arrive, `complete` once the body has ended. */
+class FakeRequest extends Readable {
+  complete = false;
+  httpVersion = '1.1';
+  socket = { destroyed: true };
+  constructor(readonly headers: Record<string, string>) {
+    super({ read() {} });
+  }
+}
+
+function requestOf(body: Buffer, chunks: number[], o: { boundary?: string | null; contentType?: string; length?: boolean; cut?: boolean } = {}): FakeRequest {
+  const contentType = o.contentType ?? (o.boundary === null ? 'multipart/form-data' : `multipart/form-data; boundary=${o.boundary ?? 'b'}`);
+  const headers: Record<string, string> = { 'content-type': contentType };
+  if (o.length !== false) headers['content-length'] = String(body.length);
+  const req = new FakeRequest(headers);
+  let at = 0;
+  for (const end of chunks) {
+    req.push(body.subarray(at, end));
+    at = end;
+  }
+  if (at < body.length) req.push(body.subarray(at));
+  if (o.cut) {
+    // The client goes away: the body never ends.
+    setImmediate(() => req.destroy());
+  } else {
+    req.complete = true;
+    req.push(null);
+  }
+  return req;
+}
+
+type Outcome =
+  | { ok: true; files: { name: string; field?: string; bytes: string }[]; fields: Record<string, unknown> }
+  | { ok: false; code: string; key?: string; option?: string; params?: unknown };
+
+async function outcome(read: Reader, req: FakeRequest, limits: MultipartLimits): Promise<Outcome> {
+  try {
+    const body = await read(req as unknown as Request, limits);
+    const files = body.files.map((f) => ({ name: f.name, ...(f.field ? { field: f.field } : {}), bytes: Buffer.from(f.bytes).toString('hex') }));
+    return { ok: true, files, fields: body.fields };
+  } catch (err) {
+    if (!(err instanceof ToolError)) throw err;
+    const { messageKey, option, params } = err.detail as { messageKey?: string; option?: string; params?: unknown };
+    return { ok: false, code: err.code, key: messageKey, option, params };
+  }
+}
+
+const LIMITS: MultipartLimits = { maxInputBytes: 6000, maxInputMb: 0.0057, maxFileParts: 3, maxDiscardBytes: Infinity };
+
+/** Cut points: every chunk `size` bytes (1 = byte by byte). */
+function every(size: number, length: number): number[] {
+  const cuts = [];
+  for (let at = size; at < length; at += size) cuts.push(at);
+  return cuts;
+}
+
+/** Cut points that split every delimiter of the body (and its opening one) `offset` bytes into it. */
+function throughDelimiters(body: Buffer, boundary: string, offset: number): number[] {
+  const cuts = new Set<number>([offset]);
+  const needle = Buffer.from(`\r\n--${boundary}`);
+  for (let i = body.indexOf(needle); i >= 0; i = body.indexOf(needle, i + 1)) cuts.add(i + offset);
+  return [...cuts].filter((c) => c > 0 && c < body.length).sort((a, b) => a - b);
+}
+
+function mulberry32(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const BCHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'()+_,-./:=?";
+
+/** One random form, as busboy or a browser would meet it, with at most one thing wrong with it. */
+function randomForm(rand: () => number): { body: Buffer; boundary: string; contentType: string; what: string } {
+  const int = (n: number) => Math.floor(rand() * n);
+  const pick = <T>(list: T[]): T => list[int(list.length)];
+  const boundary = pick([
+    () => '----WebKitFormBoundary' + Array.from({ length: 16 }, () => pick([...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789'])).join(''),
+    () => 'b',
+    () => '-',
+    () => Array.from({ length: 1 + int(70) }, () => pick([...BCHARS])).join(''),
+    () => '--' + 'x'.repeat(int(5)),
+  ])();
+  const quoted = rand() < 0.3 || /[()<>@,;:\\"/[\]?=]/.test(boundary);
+  const contentType = `multipart/form-data; boundary=${quoted ? `"${boundary}"` : boundary}`;
+  const delimiter = `\r\n--${boundary}`;
+  const needle = Buffer.from(delimiter);
+  // A part's content never holds its delimiter, nor begins with it less the CRLF that ends the part's header
+  // (a sender picks a boundary that does not occur).
+  const clean = (bytes: Buffer): Buffer => {
+    for (let i = bytes.indexOf(needle); i >= 0; i = bytes.indexOf(needle)) bytes = Buffer.concat([bytes.subarray(0, i), bytes.subarray(i + 1)]);
+    while (bytes.subarray(0, needle.length - 2).equals(needle.subarray(2))) bytes = bytes.subarray(1);
+    return bytes;
+  };
+  /** Random bytes that tempt a delimiter search: CR, LF, dashes, pieces of the boundary, its delimiter less a byte. */
+  const content = (max: number): Buffer => {
+    const out: Buffer[] = [];
+    const n = int(max);
+    let len = 0;
+    while (len < n) {
+      const piece = pick([
+        () => Buffer.from([int(256)]),
+        () => Buffer.from('\r\n'),
+        () => Buffer.from('\r'),
+        () => Buffer.from('\n'),
+        () => Buffer.from('-'),
+        () => Buffer.from('--'),
+        () => Buffer.from(delimiter.slice(0, 1 + int(delimiter.length - 1))),
+        () => Buffer.from(boundary.slice(int(boundary.length))),
+        () => Buffer.from('a,b;c\n1,2;3\n'.repeat(1 + int(4))),
+        () => Buffer.from('ñandú €'),
+      ])();
+      out.push(piece);
+      len += piece.length;
+    }
+    let bytes = clean(Buffer.concat(out));
+    // Ending with the delimiter less its last byte, right before the delimiter itself.
+    if (rand() < 0.15) bytes = Buffer.concat([bytes, Buffer.from(delimiter.slice(0, -1))]);
+    return bytes;
+  };
+  const filename = () =>
+    pick([
+      ['filename="data.csv"', 'data.csv'],
+      ['filename="año ñ.csv"', 'año ñ.csv'],
+      ['filename="quo\\"ted \\\\ name.csv"', ''],
+      ['filename="C:\\\\dir\\\\win.csv"', ''],
+      ['filename="/tmp/../x.xlsx"', ''],
+      ["filename*=UTF-8''%C3%B1and%C3%BA.csv", ''],
+      ["filename=\"fallback.csv\"; filename*=utf-8''r%C3%A9el.csv", ''],
+      ["filename*=iso-8859-1'es'%F1.csv", ''],
+      ['filename=token.csv', ''],
+      ['filename="tab\there.csv"', ''],
+    ])[0];
+  const what = pick(['ok', 'ok', 'ok', 'ok', 'ok', 'files', 'fields', 'parts', 'large', 'fieldLong', 'noName', 'unknownFile', 'fileField', 'cut', 'badHeader', 'lf', 'padding', 'octet']);
+  const parts: Buffer[] = [];
+  const headerLines = (lines: string[]) => {
+    // Header names in any case, an extra header, sometimes a folded line.
+    const extra = rand() < 0.2 ? ['X-Extra: 1'] : [];
+    return lines.concat(extra).map((l) => (rand() < 0.2 ? l.replace(/^Content-Disposition/, 'content-DISPOSITION') : l));
+  };
+  const part = (lines: string[], bytes: Buffer) => parts.push(Buffer.concat([Buffer.from(`--${boundary}\r\n${lines.join('\r\n')}\r\n\r\n`, 'latin1'), bytes, Buffer.from('\r\n')]));
+  const utf8Header = (s: string) => Buffer.from(s, 'utf8').toString('latin1');
+  let fileBytes = 0;
+  // The one part that is wrong, for the kinds of wrong a part can be: busboy reports a file part's faults
+  // after a later part's, so a form with two would have no single answer to compare.
+  let wrong = ['noName', 'unknownFile', 'fileField'].includes(what);
+  const once = () => (wrong ? ((wrong = false), true) : false);
+  const fileCount = what === 'files' ? 4 : int(4);
+  const fieldCount = what === 'fields' ? 101 : int(6);
+  const order: ('file' | 'field' | 'skip')[] = [...Array(fileCount).fill('file'), ...Array(fieldCount).fill('field')];
+  if (what === 'parts') order.push(...Array(104).fill('skip'));
+  if (rand() < 0.3) order.push('skip');
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = int(i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  for (const kind of order) {
+    if (kind === 'file') {
+      const field = what === 'unknownFile' && once() ? 'attachment' : pick(['file', 'files', 'lookup-file']);
+      let bytes = content(what === 'large' ? 9000 : 1500);
+      if (what !== 'large' && fileBytes + bytes.length > LIMITS.maxInputBytes) bytes = bytes.subarray(0, 0);
+      fileBytes += bytes.length;
+      const name = what === 'noName' && once() ? 'filename=""' : filename();
+      const ct = pick(['Content-Type: text/csv', 'Content-Type: application/octet-stream', 'Content-Type: application/vnd.ms-excel; charset=binary', null]);
+      part(headerLines([utf8Header(`Content-Disposition: form-data; name="${field}"; ${name}`), ...(ct ? [ct] : [])]), bytes);
+    } else if (kind === 'field') {
+      const name = what === 'fileField' && once() ? 'file' : pick(['format', 'language', 'sheet', 'quo\\"te', 'año', 'columns']);
+      const value = what === 'fieldLong' ? Buffer.alloc(64 * 1024, 'v') : clean(Buffer.from(pick(['csv', 'true', '', 'línea\r\ncon\r\n--guiones', 'x'.repeat(int(300))]), 'utf8'));
+      const ct = pick([null, 'Content-Type: text/plain; charset=utf-8', 'Content-Type: text/plain; charset=ISO-8859-1', 'Content-Type: text/plain; charset=koi8-r', 'Content-Type: text/plain; charset=utf-16le']);
+      const disp = rand() < 0.1 ? `Content-Disposition: form-data;\r\n\tname="${name}"` : `Content-Disposition: form-data; name="${name}"`;
+      part(headerLines([utf8Header(disp), ...(ct ? [ct] : [])]), value);
+    } else {
+      // A part busboy skips: no Content-Disposition, or not form-data.
+      part([pick(['Content-Type: text/plain', 'Content-Disposition: attachment; name="x"', 'Content-Disposition: inline'])], content(40));
+    }
+  }
+  if (what === 'octet') part(['Content-Disposition: form-data; name="file"', 'Content-Type: application/octet-stream'], content(200));
+  if (what === 'badHeader') part(['Content-Disposition: form-data; name="format"', 'Bad Header: x'], Buffer.from('csv'));
+  if (what === 'padding') parts.push(Buffer.from(`--${boundary} \t\r\nContent-Disposition: form-data; name="format"\r\n\r\ncsv\r\n`));
+  const preamble = rand() < 0.3 ? Buffer.concat([Buffer.from('This is the preamble.\r\n-- not it\r\n'), content(60).subarray(0, 0)]) : Buffer.alloc(0);
+  const closing = pick([`--${boundary}--`, `--${boundary}--\r\n`, `--${boundary}--\r\nepilogue, ignored\r\n--${boundary.slice(0, -1)}`]);
+  let body = Buffer.concat([preamble, ...parts, Buffer.from(closing)]);
+  if (what === 'cut') body = body.subarray(0, int(body.length));
+  if (what === 'lf') body = Buffer.from(body.toString('latin1').replaceAll('\r\n', '\n'), 'latin1');
+  return { body, boundary, contentType, what };
+}
+
+async function compare(body: Buffer, contentType: string, cuts: number[], label: string, o: { length?: boolean } = {}): Promise<Outcome> {
+  const expected = await outcome(readMultipartBusboy, requestOf(body, cuts, { contentType, ...o }), LIMITS);
+  const actual = await outcome(readMultipart, requestOf(body, cuts, { contentType, ...o }), LIMITS);
+  assert.deepEqual(actual, expected, label);
+  return actual;
+}
+
+test('random forms: the same files, fields and refusals as busboy, however the body is cut', { timeout: 600_000 }, async () => {
+  const rand = mulberry32(20261127);
+  const seen = new Map<string, number>();
+  for (let n = 0; n < 300; n++) {
+    const { body, boundary, contentType, what } = randomForm(rand);
+    const label = `form ${n} (${what}, boundary ${JSON.stringify(boundary)}, ${body.length} bytes)`;
+    const whole = await compare(body, contentType, [], `${label}, whole`);
+    const key = whole.ok ? 'ok' : `${whole.code} ${whole.key ?? ''}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+    if (body.length <= 20_000) await compare(body, contentType, every(1, body.length), `${label}, byte by byte`);
+    for (let r = 0; r < 3; r++) {
+      const cuts: number[] = [];
+      for (let at = 1 + Math.floor(rand() * 300); at < body.length; at += 1 + Math.floor(rand() * 3000)) cuts.push(at);
+      await compare(body, contentType, cuts, `${label}, random cuts ${cuts.slice(0, 5).join(',')}`, { length: r !== 2 });
+    }
+    const needle = `\r\n--${boundary}`.length;
+    for (let offset = 0; offset <= needle; offset++) await compare(body, contentType, throughDelimiters(body, boundary, offset), `${label}, delimiters cut at ${offset}`);
+  }
+  console.log('outcomes of the random forms:', JSON.stringify(Object.fromEntries(seen)));
+  // The forms reached every outcome they were made for.
+  for (const key of ['ok', 'too_many_files ', 'input_too_large ', 'invalid_option rest.errors.multipart_too_many_fields', 'invalid_option rest.errors.multipart_too_many_parts', 'invalid_option rest.errors.multipart_field_too_long', 'invalid_option rest.errors.multipart_malformed', 'invalid_option rest.errors.multipart_file_name', 'invalid_option rest.errors.multipart_file_field', 'unknown_option ']) {
+    assert.ok((seen.get(key) ?? 0) > 0, `no form ended as ${key}: ${JSON.stringify([...seen])}`);
+  }
+});
