@@ -13,8 +13,8 @@
 // - a part header still open at the next delimiter is malformed (busboy reads on into the next part's bytes,
 //   and when a file part then opens and the form ends, it never finishes);
 // - a delimiter followed by exactly one `-` or CR and then the next delimiter counts that next delimiter
-//   (busboy loses it when both arrive in one chunk);
-// - nothing after the closing delimiter is read (busboy reads parts there when they arrive in its chunk).
+//   (busboy loses it, and the part after it, when both arrive in one chunk).
+// Nothing after the closing delimiter is read.
 import utils from 'busboy/lib/utils.js';
 
 const { basename, convertToUTF8, getDecoder, parseDisposition, parseContentType } = utils;

@@ -37,7 +37,8 @@ function requestOf(body: Buffer, chunks: number[], o: { boundary?: string | null
     // The client goes away: the body never ends.
     setImmediate(() => req.destroy());
   } else {
-    req.complete = true;
+    // As Node: complete once the last byte has arrived, which is when the body ends for its reader.
+    req.prependListener('end', () => (req.complete = true));
     req.push(null);
   }
   return req;
@@ -233,4 +234,135 @@ test('random forms: the same files, fields and refusals as busboy, however the b
   for (const key of ['ok', 'too_many_files ', 'input_too_large ', 'invalid_option rest.errors.multipart_too_many_fields', 'invalid_option rest.errors.multipart_too_many_parts', 'invalid_option rest.errors.multipart_field_too_long', 'invalid_option rest.errors.multipart_malformed', 'invalid_option rest.errors.multipart_file_name', 'invalid_option rest.errors.multipart_file_field', 'unknown_option ']) {
     assert.ok((seen.get(key) ?? 0) > 0, `no form ended as ${key}: ${JSON.stringify([...seen])}`);
   }
+});
+
+const B = 'XyZbOuNdArY';
+const fieldPart = (name: string, value: string | Buffer, headers = '') =>
+  Buffer.concat([Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="${name}"\r\n${headers}\r\n`, 'latin1'), Buffer.from(value), Buffer.from('\r\n')]);
+const filePart = (field: string, name: string, content: string | Buffer) =>
+  Buffer.concat([Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n`), Buffer.from(content), Buffer.from('\r\n')]);
+const form = (...parts: Buffer[]) => Buffer.concat([...parts, Buffer.from(`--${B}--\r\n`)]);
+const CT = `multipart/form-data; boundary=${B}`;
+
+/** Both readers, whole and byte by byte (or in 1 KB chunks for large bodies): the scanner's answer, equal to busboy's. */
+async function both(body: Buffer, contentType = CT, o: { length?: boolean } = {}): Promise<Outcome> {
+  const whole = await compare(body, contentType, [], 'whole', o);
+  await compare(body, contentType, every(body.length > 20_000 ? 1024 : 1, body.length), 'in small chunks', o);
+  return whole;
+}
+
+const refused = (key: string, extra: object = {}): Outcome => ({ ok: false, code: 'invalid_option', key: `rest.errors.${key}`, option: undefined, params: undefined, ...extra });
+
+test('hostile bodies: each refused with its code, as busboy refuses it', { timeout: 120_000 }, async () => {
+  const ok = fieldPart('format', 'csv');
+  // One part's header section over 16 KB.
+  assert.deepEqual(await both(form(fieldPart('format', 'csv', `X-Long: ${'a'.repeat(17_000)}\r\n`))), refused('multipart_malformed'));
+  // More parts than files and fields together may be (parts busboy skips, without Content-Disposition).
+  const skipped = Buffer.from(`--${B}\r\nContent-Type: text/plain\r\n\r\nx\r\n`);
+  assert.deepEqual(await both(form(...Array(LIMITS.maxFileParts + 100).fill(skipped))), refused('multipart_too_many_parts', { params: { max: LIMITS.maxFileParts + 100 } }));
+  assert.deepEqual(await both(form(...Array(101).fill(ok))), refused('multipart_too_many_fields', { params: { max: 100 } }));
+  const csv = filePart('file', 'a.csv', 'a\n1\n');
+  assert.deepEqual(await both(form(...Array(LIMITS.maxFileParts + 1).fill(csv))), { ok: false, code: 'too_many_files', key: undefined, option: 'files', params: { max: 3 } });
+  // A field value reaching 64 KB is refused (busboy counts one that reaches its bound as cut); one byte less is not.
+  assert.deepEqual(await both(form(fieldPart('sheet', Buffer.alloc(64 * 1024, 'v')))), refused('multipart_field_too_long', { option: 'sheet', params: { max: 64 * 1024 } }));
+  assert.equal(((await both(form(fieldPart('sheet', Buffer.alloc(64 * 1024 - 1, 'v'))))) as unknown as { fields: { sheet: string } }).fields.sheet.length, 64 * 1024 - 1);
+  // Files over the input bound together, with and without a declared length.
+  const big = [filePart('file', 'a.csv', Buffer.alloc(3500, 'a')), filePart('files', 'b.csv', Buffer.alloc(3500, 'b'))];
+  const tooLarge = { ok: false, code: 'input_too_large', key: undefined, option: 'files', params: { max: LIMITS.maxInputMb } };
+  assert.deepEqual(await both(form(...big)), tooLarge);
+  assert.deepEqual(await both(form(...big), CT, { length: false }), tooLarge);
+  // Garbage, no boundary, a body that never closes.
+  assert.deepEqual(await both(Buffer.from('\x00\xff garbage \r\n--nope\r\n')), refused('multipart_malformed'));
+  assert.deepEqual(await both(form(ok), 'multipart/form-data'), refused('multipart_malformed'));
+  assert.deepEqual(await both(form(ok), 'multipart/form-data; boundary'), refused('multipart_malformed'));
+  assert.deepEqual(await both(form(ok).subarray(0, -4)), refused('multipart_malformed'));
+  // A file part with no file name, a text field in a file's name, an unknown file field.
+  assert.deepEqual(await both(form(Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"\r\nContent-Type: application/octet-stream\r\n\r\nabc\r\n`))), refused('multipart_file_name', { option: 'file' }));
+  assert.deepEqual(await both(form(fieldPart('file', 'a,b'))), refused('multipart_file_field', { option: 'file' }));
+  assert.deepEqual(await both(form(filePart('attachment', 'a.csv', 'x'))), { ok: false, code: 'unknown_option', key: undefined, option: 'attachment', params: { option: 'attachment' } });
+});
+
+test('hostile bodies busboy accepts are accepted alike: many header lines, long names, a long boundary', { timeout: 120_000 }, async () => {
+  // 2,100 header lines in under 16 KB: busboy keeps the first 1,999 and bounds them only by their bytes.
+  const many = Array.from({ length: 2100 }, (_, i) => `x${i % 10}:\r\n`).join('');
+  assert.deepEqual(await both(form(fieldPart('format', 'csv', many))), { ok: true, files: [], fields: { format: 'csv' } });
+  // A Content-Disposition past the lines kept: the part is skipped.
+  const late = `--${B}\r\n${many}Content-Disposition: form-data; name="format"\r\n\r\ncsv\r\n`;
+  assert.deepEqual(await both(form(Buffer.from(late))), { ok: true, files: [], fields: {} });
+  // busboy 1.6.0 never bounded field names in multipart bodies: only the header's 16 KB do.
+  const name = 'n'.repeat(5000);
+  assert.deepEqual(await both(form(fieldPart(name, 'v'))), { ok: true, files: [], fields: { [name]: 'v' } });
+  // A boundary longer than RFC 2046's 70 characters, as busboy takes it; a delimiter cut anywhere still found.
+  const long = 'L'.repeat(300);
+  const body = Buffer.from(`--${long}\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\n${'\r\n--' + long.slice(1)}\r\n--${long}--`);
+  const expected = { ok: true, files: [{ name: 'a.csv', bytes: Buffer.from('\r\n--' + long.slice(1)).toString('hex') }], fields: {} };
+  assert.deepEqual(await both(body, `multipart/form-data; boundary=${long}`), expected);
+  for (let offset = 0; offset < 305; offset += 7) assert.deepEqual(await compare(body, `multipart/form-data; boundary=${long}`, throughDelimiters(body, long, offset), `offset ${offset}`), expected);
+  // Names and file names: quoted strings with escapes, filename* (RFC 5987) over filename, paths cut to their base.
+  const names = Buffer.from(
+    `--${B}\r\nContent-Disposition: form-data; name="file"; filename="C:\\\\Users\\\\a\\\\b \\"q\\".csv"\r\n\r\nx\r\n` +
+      `--${B}\r\nContent-Disposition: form-data; name="files"; filename="plain.csv"; filename*=UTF-8''%C3%B1and%C3%BA%20%E2%82%AC.csv\r\n\r\ny\r\n` +
+      `--${B}\r\nContent-Disposition: form-data; name="lookup-file"; filename*=iso-8859-1'es'a%F1o.csv\r\n\r\nz\r\n--${B}--`,
+    'latin1',
+  );
+  const got = (await both(names)) as Extract<Outcome, { ok: true }>;
+  assert.deepEqual(got.files.map((f) => f.name), ['b "q".csv', 'ñandú €.csv', 'año.csv']);
+});
+
+test('a client that goes away, and an early refusal, leave the body to discardRest', { timeout: 60_000 }, async () => {
+  const body = form(filePart('file', 'a.csv', Buffer.alloc(3000, 'a')));
+  for (const read of [readMultipartBusboy, readMultipart]) {
+    assert.deepEqual(await outcome(read, requestOf(body.subarray(0, 1000), [300], { contentType: CT, cut: true }), LIMITS), refused('multipart_malformed'));
+    // Refused at the fourth file: the rest is read and dropped, by no one's listener.
+    const req = requestOf(form(...Array(5).fill(filePart('file', 'a.csv', 'a'))), [1], { contentType: CT });
+    assert.equal((await outcome(read, req, LIMITS)).ok, false);
+    assert.equal(req.listenerCount('data'), 0);
+    assert.equal(req.readableFlowing, true);
+  }
+});
+
+test('where busboy answers by the cutting, or never, the scanner answers one way', { timeout: 60_000 }, async () => {
+  const turns = async (p: Promise<Outcome>) => {
+    let settled = false;
+    void p.finally(() => (settled = true));
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    return settled;
+  };
+  // A part header still open at the next delimiter. busboy reads on into the next part: here a field...
+  const spans = Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="f"\r\n--${B}\r\n\r\nhello\r\n--${B}--`);
+  assert.deepEqual(await outcome(readMultipartBusboy, requestOf(spans, [], { contentType: CT }), LIMITS), { ok: true, files: [], fields: { f: 'hello' } });
+  // ...and here a file part it opens and never ends: its answer never comes (the request has ended).
+  const hangs = Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n--${B}\r\n\r\n--`);
+  assert.equal(await turns(outcome(readMultipartBusboy, requestOf(hangs, [], { contentType: CT }), LIMITS)), false);
+  for (const body of [spans, hangs]) {
+    for (const cuts of [[], every(1, body.length), [50]]) assert.deepEqual(await outcome(readMultipart, requestOf(body, cuts, { contentType: CT }), LIMITS), refused('multipart_malformed'));
+  }
+  // A delimiter, one dash, the next delimiter: busboy drops the next part when the two delimiters come in one chunk.
+  const dash = form(fieldPart('f', 'v'), Buffer.from(`--${B}-\r\n`), fieldPart('g', 'w'));
+  const cut = dash.indexOf(`\r\n--${B}\r\nContent-Disposition: form-data; name="g"`);
+  assert.deepEqual(await outcome(readMultipartBusboy, requestOf(dash, [], { contentType: CT }), LIMITS), { ok: true, files: [], fields: { f: 'v' } });
+  assert.deepEqual(await outcome(readMultipartBusboy, requestOf(dash, [cut], { contentType: CT }), LIMITS), { ok: true, files: [], fields: { f: 'v', g: 'w' } });
+  for (const cuts of [[], [cut], every(1, dash.length)]) assert.deepEqual(await outcome(readMultipart, requestOf(dash, cuts, { contentType: CT }), LIMITS), { ok: true, files: [], fields: { f: 'v', g: 'w' } });
+});
+
+test('preamble, epilogue, transport padding, LF-only lines, parts without Content-Disposition, empty parts: as busboy', { timeout: 60_000 }, async () => {
+  const part = fieldPart('format', 'csv');
+  const cases: [Buffer, Outcome][] = [
+    [Buffer.concat([Buffer.from('preamble\r\n'), form(part), Buffer.from('epilogue\r\n--XyZ')]), { ok: true, files: [], fields: { format: 'csv' } }],
+    // Whitespace after a delimiter: busboy ignores the part that follows.
+    [form(Buffer.from(`--${B}  \r\nContent-Disposition: form-data; name="format"\r\n\r\ncsv\r\n`), fieldPart('sheet', 'a')), { ok: true, files: [], fields: { sheet: 'a' } }],
+    // LF-only lines: no delimiter is ever found, so the form never ends.
+    [Buffer.from(form(part).toString('latin1').replaceAll('\r\n', '\n'), 'latin1'), refused('multipart_malformed')],
+    [form(Buffer.from(`--${B}\r\nContent-Type: text/plain\r\n\r\nx\r\n`), part), { ok: true, files: [], fields: { format: 'csv' } }],
+    // A part with no header at all is malformed to busboy; an empty file part with an empty name is no file.
+    [form(Buffer.from(`--${B}\r\n\r\nx\r\n`)), refused('multipart_malformed')],
+    // A browser's form with no file chosen: an empty octet-stream part named "". busboy takes an empty file name
+    // for none, so with any other type the part is a text field (here in a file's name).
+    [form(Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n\r\n`), fieldPart('format', '')), { ok: true, files: [], fields: { format: '' } }],
+    [form(filePart('file', '', '')), refused('multipart_file_field', { option: 'file' })],
+    [form(filePart('file', 'empty.csv', '')), { ok: true, files: [{ name: 'empty.csv', bytes: '' }], fields: {} }],
+    // A text field in an unknown charset: busboy's decoder gives undefined.
+    [form(fieldPart('format', 'csv', 'Content-Type: text/plain; charset=koi8-r\r\n')), { ok: true, files: [], fields: { format: undefined } }],
+  ];
+  for (const [body, expected] of cases) assert.deepEqual(await both(body), expected, body.toString('latin1').slice(0, 80));
 });
