@@ -160,6 +160,8 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('close', onClose);
+    // As pipe() did: a request paused before it reached here flows again.
+    req.resume();
   });
 }
 
