@@ -1,8 +1,9 @@
 // The multipart/form-data scanner behind readMultipart (multipart.ts), in place of busboy's parser.
 // Why: busboy finds delimiters with a JS Horspool loop over every byte (streamsearch) and pushes every slice
-// through a Readable per part; on a 12 MB file part busboy took 25–46 ms against 12–15 ms to read the raw body.
-// Here delimiters are found with the native Buffer#indexOf, file bytes are handed over as slices of the
-// request's own chunks (copied once, by the caller, into its buffer), and nothing goes through a stream.
+// through a Readable per part. Here delimiters are found with the native Buffer#indexOf, file bytes are handed
+// over as slices of the request's own chunks (copied once, by the caller, into its buffer), and nothing goes
+// through a stream. bench/multipart.ts, 12 MB CSV part, medians: busboy 9.0 ms, this 4.3 ms in process;
+// 27.7 ms and 18.9 ms over a socket (the raw body alone: 11.9 ms).
 //
 // It follows busboy 1.6.0 byte for byte (test/bridge/multipart-scan.test.ts compares them): the same part
 // header parser (ported below), busboy's own Content-Type and Content-Disposition parsers, filename* and
