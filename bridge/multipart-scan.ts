@@ -5,16 +5,16 @@
 // through a stream. bench/multipart.ts, 12 MB CSV part, medians: busboy 9.0 ms, this 4.3 ms in process;
 // 27.7 ms and 18.9 ms over a socket (the raw body alone: 11.9 ms).
 //
-// It follows busboy 1.6.0 byte for byte (test/bridge/multipart-scan.test.ts compares them): the same part
+// It follows busboy 1.6.0 byte for byte (test/core/multipart-scan.test.ts compares them): the same part
 // header parser (ported below), busboy's own Content-Type and Content-Disposition parsers, filename* and
 // charsets, basename of file names, what follows a delimiter (`--` ends the form, CRLF opens a part, anything
 // else makes the part ignored), the same counts for the files, fields and parts limits, the same field value
-// bound. Where busboy's result depends on how the body was cut into chunks, or busboy never settles, this
-// scanner does what busboy does for some cutting, the same for every cutting:
-// - a part header still open at the next delimiter is malformed (busboy reads on into the next part's bytes,
-//   and when a file part then opens and the form ends, it never finishes);
-// - a delimiter followed by exactly one `-` or CR and then the next delimiter counts that next delimiter
-//   (busboy loses it, and the part after it, when both arrive in one chunk).
+// bound. It answers one way for every cutting of a body where busboy does not:
+// - a part header still open at the next delimiter is malformed. This is the one place it refuses what busboy
+//   may accept: busboy reads on into the next part's bytes as if the delimiter were not there, and when a file
+//   part opens that way and the form then closes, busboy never answers at all;
+// - a delimiter followed by exactly one `-` or CR and then the next delimiter: that next delimiter counts
+//   (busboy loses it, and the part after it, when both delimiters arrive in one chunk).
 // Nothing after the closing delimiter is read.
 import utils from 'busboy/lib/utils.js';
 
