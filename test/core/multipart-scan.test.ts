@@ -366,3 +366,22 @@ test('preamble, epilogue, transport padding, LF-only lines, parts without Conten
   ];
   for (const [body, expected] of cases) assert.deepEqual(await both(body), expected, body.toString('latin1').slice(0, 80));
 });
+
+test('over HTTP, the form busboy never answered is answered 400, and a form runs', { timeout: 120_000 }, async () => {
+  const { startServer } = await import('../helpers/http.ts');
+  const srv = await startServer({}, { jobs: 'inline' });
+  try {
+    const post = (body: Buffer) => fetch(`${srv.url}/api/v1/tools/split-rows/run?lang=en`, { method: 'POST', headers: { 'content-type': CT }, body });
+    const hangs = Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n--${B}\r\n\r\n--`);
+    const res = await post(hangs);
+    assert.equal(res.status, 400);
+    const answer = (await res.json()) as { ok: boolean; error: string; message: string };
+    assert.deepEqual([answer.ok, answer.error], [false, 'invalid_option']);
+    assert.match(answer.message, /multipart/i);
+    const good = await post(form(filePart('file', 'a.csv', 'a\n1\n2\n'), fieldPart('rows-per-file', '1')));
+    assert.equal(good.status, 200, await good.clone().text());
+    assert.equal(((await good.json()) as { files: unknown[] }).files.length, 2);
+  } finally {
+    await srv.close();
+  }
+});
