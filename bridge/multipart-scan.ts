@@ -7,14 +7,16 @@
 //
 // It follows busboy 1.6.0 byte for byte (test/core/multipart-scan.test.ts compares them): the same part
 // header parser (ported below), busboy's own Content-Type and Content-Disposition parsers, filename* and
-// charsets, basename of file names, what follows a delimiter (`--` ends the form, CRLF opens a part, anything
-// else makes the part ignored), the same counts for the files, fields and parts limits, the same field value
-// bound. It answers one way for every cutting of a body where busboy does not:
+// charsets, basename of file names, the same counts for the files, fields and parts limits, the same field
+// value bound. Where busboy silently drops a part, it does not: after a delimiter, `--` ends the form and CRLF
+// opens a part, with RFC 2046's transport padding (spaces, tabs) allowed before the CRLF; anything else makes
+// the body malformed (busboy ignores the part, padded or not, and an option sent in it falls back to its
+// default). It answers one way for every cutting of a body where busboy does not:
 // - a part header still open at the next delimiter is malformed. This is the one place it refuses what busboy
 //   may accept: busboy reads on into the next part's bytes as if the delimiter were not there, and when a file
 //   part opens that way and the form then closes, busboy never answers at all;
-// - a delimiter followed by exactly one `-` or CR and then the next delimiter: that next delimiter counts
-//   (busboy loses it, and the part after it, when both delimiters arrive in one chunk).
+// - a delimiter followed by exactly one `-` or CR and then the next delimiter: malformed (busboy loses that
+//   next delimiter, and the part after it, when both delimiters arrive in one chunk, and keeps it otherwise).
 // Nothing after the closing delimiter is read.
 import utils from 'busboy/lib/utils.js';
 
@@ -38,7 +40,8 @@ export interface ScanHandlers {
   /** Bytes of the open file part: `chunk[start, end)`, a view of the caller's own chunk or a small copy. */
   fileData(chunk: Buffer, start: number, end: number): void;
   fileEnd(): void;
-  field(name: string | undefined, value: string | undefined, truncated: boolean): void;
+  /** A text field; its value is undefined when its declared charset cannot be decoded. */
+  field(name: string | undefined, value: string | undefined, truncated: boolean, charset: string): void;
   filesLimit(): void;
   fieldsLimit(): void;
   partsLimit(): void;
@@ -47,9 +50,8 @@ export interface ScanHandlers {
 }
 
 const CRLF = Buffer.from('\r\n');
-const DASH = Buffer.from('-');
-const CR = Buffer.from('\r');
 const EMPTY = Buffer.alloc(0);
+const PADDING = 4;
 const NONE = 0;
 const FILE = 1;
 const FIELD = 2;
@@ -73,7 +75,7 @@ export class MultipartScanner {
   private carry: Buffer = EMPTY;
   private readonly header = new HeaderParser();
   private headerOpen = false;
-  /** After a delimiter: 1 just matched, 2 after `-`, 3 after CR (busboy's matchPostBoundary). */
+  /** After a delimiter: 1 just matched, 2 after `-`, 3 after CR, PADDING in spaces and tabs (busboy's matchPostBoundary). */
   private after = 0;
   private part = NONE;
   private skip = false;
@@ -167,7 +169,8 @@ export class MultipartScanner {
 
   /** busboy's match callback: the part before the delimiter ends, and the next one may begin. */
   private match(): void {
-    if (this.headerOpen) return this.fail();
+    // A header, or the line after the previous delimiter (`-`, CR, padding), still open: not a form.
+    if (this.headerOpen || this.after > 1) return this.fail();
     this.after = 1;
     if (this.part === FILE) {
       this.part = NONE;
@@ -179,7 +182,7 @@ export class MultipartScanner {
       this.fieldChunks = [];
       const bytes = chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.fieldSize);
       const value = chunks.length === 0 ? '' : (convertToUTF8(bytes, this.charset, 0) as string | undefined);
-      this.on.field(this.name, value, this.truncated);
+      this.on.field(this.name, value, this.truncated, this.charset);
       if (this.done) return;
     }
     if (++this.parts === this.limits.parts) this.on.partsLimit();
@@ -203,8 +206,20 @@ export class MultipartScanner {
       if (this.after !== 0) {
         if (this.after === 1) {
           const c = buf[start];
-          this.after = c === 45 ? 2 : c === 13 ? 3 : 0;
-          if (this.after !== 0) start++;
+          // Anything but `--`, CRLF or transport padding: the body is not a form (busboy ignores the part).
+          this.after = c === 45 ? 2 : c === 13 ? 3 : c === 32 || c === 9 ? PADDING : 0;
+          if (this.after === 0) return this.fail();
+          start++;
+          if (start === end) return;
+        }
+        if (this.after === PADDING) {
+          // RFC 2046's transport padding, spaces and tabs before the CRLF, is part of the delimiter (busboy ignores
+          // the part after it, whose field would silently fall back to its default).
+          while (start < end && (buf[start] === 32 || buf[start] === 9)) start++;
+          if (start === end) return;
+          if (buf[start] !== 13) return this.fail();
+          this.after = 3;
+          start++;
           if (start === end) return;
         }
         if (this.after === 2) {
@@ -213,21 +228,15 @@ export class MultipartScanner {
             this.complete = true;
             return;
           }
-          // Not the closing delimiter: the dash is data (of no part, as nothing is open after a delimiter).
-          this.partData(DASH, 0, 1);
-          if (this.done) return;
-        } else if (this.after === 3) {
-          this.after = 0;
-          if (buf[start] === 10) {
-            start++;
-            // Past the parts limit a part is not read: its bytes go nowhere until the next delimiter.
-            if (this.parts >= this.limits.parts) return;
-            this.headerOpen = true;
-            continue;
-          }
-          this.partData(CR, 0, 1);
-          if (this.done) return;
+          return this.fail();
         }
+        this.after = 0;
+        if (buf[start] !== 10) return this.fail();
+        start++;
+        // Past the parts limit a part is not read: its bytes go nowhere until the next delimiter.
+        if (this.parts >= this.limits.parts) return;
+        this.headerOpen = true;
+        continue;
       }
       return this.partData(buf, start, end);
     }

@@ -134,11 +134,14 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
           if (!MAIN_FILE_FIELDS.has(part.field as string)) result.field = part.field;
           files.push(result);
         },
-        field(name, value, truncated) {
+        field(name, value, truncated, charset) {
           if (truncated) {
             fail(new RequestError('invalid_option', 'rest.errors.multipart_field_too_long', { option: name, params: { max: MAX_FIELD_BYTES } }));
           } else if (FILE_FIELDS.has(name as string)) {
             fail(new RequestError('invalid_option', 'rest.errors.multipart_file_field', { option: name }));
+          } else if (value === undefined) {
+            // busboy's decoders know no such charset: the value is unknown, and must not become the option's default.
+            fail(new RequestError('invalid_option', 'rest.errors.multipart_field_charset', { option: name, params: { charset: charset.slice(0, 40) } }));
           } else {
             const key = name as string;
             if (Object.hasOwn(fields, key)) {
