@@ -1,7 +1,6 @@
-// multipart/form-data -> InputFile[] plus text fields, streamed through busboy with every count and size bounded.
-// A refused body is neither buffered nor read to its end at any cost: busboy is unpiped, the rest is
-// discarded as it arrives (so the client can read the answer), and past a bound the connection is closed.
-import busboy from 'busboy';
+// multipart/form-data -> InputFile[] plus text fields, read by multipart-scan.ts with every count and size
+// bounded. A refused body is neither buffered nor read to its end at any cost: the reader lets go of it, the
+// rest is discarded as it arrives (so the client can read the answer), and past a bound the connection is closed.
 import type { Request } from 'express';
 import type { AnyTool } from '../tools/core/define.ts';
 import { ToolError } from '../tools/core/errors.ts';
@@ -11,6 +10,7 @@ import { jsonSchemaOf } from '../tools/core/schema.ts';
 import { discardRest } from '../tools/core/http-body.ts';
 import { own } from '../tools/core/transfer.ts';
 import { RequestError } from './http-error.ts';
+import { MultipartScanner, boundaryOf } from './multipart-scan.ts';
 
 export interface MultipartLimits {
   /** Decoded bytes of all file parts together (MAX_INPUT_MB). */
@@ -29,46 +29,32 @@ export interface MultipartBody {
   fields: Record<string, string | string[]>;
 }
 
-/** Bounds on text fields: options are short values, so these sit far above any real request. */
+/**
+ * Bounds on text fields: options are short values, so these sit far above any real request. A field name and
+ * the header lines of a part are bounded together by the part header's bound (multipart-scan.ts, 16 KB, as
+ * busboy 1.6.0, which never applied its `fieldNameSize` and `headerPairs` limits to multipart bodies).
+ */
 export const MAX_FIELDS = 100;
 export const MAX_FIELD_BYTES = 64 * 1024;
-const MAX_FIELD_NAME_BYTES = 200;
-const MAX_PART_HEADERS = 50;
 
 /** The field names a main file part may use: both are accepted for either kind of tool; the kernel counts them. */
-const MAIN_FILE_FIELDS = new Set(['file', 'files']);
+export const MAIN_FILE_FIELDS = new Set(['file', 'files']);
 /**
  * Every field name a file part may use: the main ones and the further files tools declare (`lookup-file`).
  * A part in a further field that the tool does not declare is refused by the kernel as `unknown_option`.
  */
-const FILE_FIELDS = new Set([...MAIN_FILE_FIELDS, ...listTools().flatMap((t) => (t.input.more ?? []).map((m) => m.field))]);
+export const FILE_FIELDS = new Set([...MAIN_FILE_FIELDS, ...listTools().flatMap((t) => (t.input.more ?? []).map((m) => m.field))]);
 
 /** Reads a multipart body; rejects with a ToolError (400 or 413) on anything malformed or over a limit. */
 export function readMultipart(req: Request, limits: MultipartLimits): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
-    let bb: busboy.Busboy;
-    try {
-      bb = busboy({
-        headers: req.headers,
-        defParamCharset: 'utf8',
-        limits: {
-          // busboy wants a whole number, and flags a file of exactly this size as over it: one byte more.
-          fileSize: Math.floor(limits.maxInputBytes) + 1,
-          files: limits.maxFileParts,
-          fields: MAX_FIELDS,
-          fieldSize: MAX_FIELD_BYTES,
-          fieldNameSize: MAX_FIELD_NAME_BYTES,
-          parts: limits.maxFileParts + MAX_FIELDS,
-          headerPairs: MAX_PART_HEADERS,
-        },
-      });
-    } catch {
-      // No boundary, or a content type busboy cannot read.
+    const malformed = () => new RequestError('invalid_option', 'rest.errors.multipart_malformed');
+    const boundary = boundaryOf(req.headers['content-type']);
+    if (boundary === null) {
       discardRest(req, limits.maxDiscardBytes);
-      reject(new RequestError('invalid_option', 'rest.errors.multipart_malformed'));
+      reject(malformed());
       return;
     }
-
     const files: InputFile[] = [];
     const fields: Record<string, string | string[]> = Object.create(null);
     let total = 0;
@@ -76,104 +62,109 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
     // All file parts go into one buffer sized from the declared length, which bounds them together: no chunks
     // kept, no copy to join them. It is the request's own (transfer.ts), let go whole once the job has it.
     const arena = arenaFor(req, limits.maxInputBytes);
-    // The part before the one being announced: its bytes all reached its stream before the next part began.
-    let previous: Part | null = null;
+    /** Where the next file part's bytes go in the arena. */
+    let used = 0;
+    // The open file part: its name and field, where it starts, and its chunks when it does not go in the arena.
+    let file: { field: string | undefined; filename: string | undefined; start: number; chunks: Buffer[] | null } | null = null;
 
+    const onData = (chunk: Buffer) => scanner.push(chunk);
+    // As busboy: the form is answered once the body has ended, its closing delimiter seen.
+    const onEnd = () => {
+      scanner.end();
+      if (settled || !scanner.complete) return;
+      settled = true;
+      stopReading();
+      resolve({ files, fields: { ...fields } });
+    };
+    const onError = () => fail(malformed());
+    // A client that goes away mid-body: nobody reads the answer, but the promise must settle.
+    const onClose = () => {
+      if (!req.complete) fail(malformed());
+    };
+    const stopReading = () => {
+      scanner.stop();
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
     const fail = (err: ToolError) => {
       if (settled) return;
       settled = true;
-      req.unpipe(bb);
-      // Not now: this runs inside busboy's own events, and busboy goes on using the part it was parsing.
-      setImmediate(() => bb.destroy());
+      stopReading();
       discardRest(req, limits.maxDiscardBytes);
       reject(err);
     };
     const tooLarge = () => new ToolError('input_too_large', { option: 'files', params: { max: limits.maxInputMb } });
-    const malformed = () => new RequestError('invalid_option', 'rest.errors.multipart_malformed');
 
-    bb.on('file', (name, stream, info) => {
-      // Destroying busboy destroys the open file stream with an error; it must never go unhandled.
-      stream.on('error', () => fail(malformed()));
-      if (settled) {
-        stream.resume();
-        return;
-      }
-      if (!FILE_FIELDS.has(name)) {
-        stream.resume();
-        fail(new ToolError('unknown_option', { option: name, params: { option: name } }));
-        return;
-      }
-      // A part's bytes reach its stream's listeners a tick or more after busboy read them, by which time the
-      // next part may have begun. So each part's place is fixed when it is announced: after the previous
-      // part's bytes, those delivered and those still waiting in its stream. Should bytes ever not fit there,
-      // the part goes on in chunks of its own.
-      const part: Part = { start: previous ? previous.start + previous.length + previous.stream.readableLength : 0, length: 0, stream, next: null };
-      if (previous) previous.next = part;
-      previous = part;
-      let chunks: Buffer[] | null = arena === null ? [] : null;
-      stream.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        total += chunk.length;
-        if (total > limits.maxInputBytes) return fail(tooLarge());
-        if (chunks === null) {
-          const at = part.start + part.length;
-          const fits = at + chunk.length <= (part.next ? part.next.start : arena!.length);
-          if (fits) {
-            arena!.set(chunk, at);
-            part.length += chunk.length;
-            return;
+    const scanner = new MultipartScanner(
+      boundary,
+      { files: limits.maxFileParts, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: limits.maxFileParts + MAX_FIELDS },
+      {
+        fileStart(name, filename) {
+          if (!FILE_FIELDS.has(name as string)) return fail(new ToolError('unknown_option', { option: name as string, params: { option: name as string } }));
+          file = { field: name, filename, start: used, chunks: arena === null ? [] : null };
+        },
+        fileData(chunk, start, end) {
+          const part = file!;
+          const n = end - start;
+          total += n;
+          if (total > limits.maxInputBytes) return fail(tooLarge());
+          if (part.chunks === null) {
+            if (used + n <= arena!.length) {
+              arena!.set(chunk.subarray(start, end), used);
+              used += n;
+              return;
+            }
+            // Never with a declared length (the body holds its parts), but should bytes not fit, the part goes
+            // on in chunks of its own.
+            part.chunks = [Buffer.from(arena!.subarray(part.start, used))];
           }
-          chunks = [Buffer.from(arena!.subarray(part.start, at))];
-        }
-        chunks.push(chunk);
-      });
-      stream.on('limit', () => fail(tooLarge()));
-      stream.on('end', () => {
-        if (settled) return;
-        const bytes = chunks !== null ? Buffer.concat(chunks) : arena!.subarray(part.start, part.start + part.length);
-        const filename = info.filename ?? '';
-        // A browser form with no file chosen sends an empty part with an empty file name: no file.
-        if (filename === '' && bytes.length === 0) return;
-        if (filename === '') {
-          fail(new RequestError('invalid_option', 'rest.errors.multipart_file_name', { option: name }));
-          return;
-        }
-        const file: InputFile = { name: filename, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
-        if (!MAIN_FILE_FIELDS.has(name)) file.field = name;
-        files.push(file);
-      });
-    });
+          part.chunks.push(chunk.subarray(start, end));
+        },
+        fileEnd() {
+          const part = file!;
+          file = null;
+          const bytes = part.chunks !== null ? Buffer.concat(part.chunks) : arena!.subarray(part.start, used);
+          const filename = part.filename ?? '';
+          // A browser form with no file chosen sends an empty part with an empty file name: no file.
+          if (filename === '' && bytes.length === 0) return;
+          if (filename === '') return fail(new RequestError('invalid_option', 'rest.errors.multipart_file_name', { option: part.field }));
+          const result: InputFile = { name: filename, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+          if (!MAIN_FILE_FIELDS.has(part.field as string)) result.field = part.field;
+          files.push(result);
+        },
+        field(name, value, truncated, charset) {
+          if (truncated) {
+            fail(new RequestError('invalid_option', 'rest.errors.multipart_field_too_long', { option: name, params: { max: MAX_FIELD_BYTES } }));
+          } else if (FILE_FIELDS.has(name as string)) {
+            fail(new RequestError('invalid_option', 'rest.errors.multipart_file_field', { option: name }));
+          } else if (value === undefined) {
+            // busboy's decoders know no such charset: the value is unknown, and must not become the option's default.
+            fail(new RequestError('invalid_option', 'rest.errors.multipart_field_charset', { option: name, params: { charset: charset.slice(0, 40) } }));
+          } else {
+            const key = name as string;
+            if (Object.hasOwn(fields, key)) {
+              const was = fields[key];
+              fields[key] = Array.isArray(was) ? [...was, value as string] : [was, value as string];
+            } else {
+              fields[key] = value as string;
+            }
+          }
+        },
+        filesLimit: () => fail(new ToolError('too_many_files', { option: 'files', params: { max: limits.maxFileParts } })),
+        fieldsLimit: () => fail(new RequestError('invalid_option', 'rest.errors.multipart_too_many_fields', { params: { max: MAX_FIELDS } })),
+        partsLimit: () => fail(new RequestError('invalid_option', 'rest.errors.multipart_too_many_parts', { params: { max: limits.maxFileParts + MAX_FIELDS } })),
+        malformed: () => fail(malformed()),
+      },
+    );
 
-    bb.on('field', (name, value, info) => {
-      if (settled) return;
-      if (info.nameTruncated || info.valueTruncated) {
-        fail(new RequestError('invalid_option', 'rest.errors.multipart_field_too_long', { option: info.nameTruncated ? undefined : name, params: { max: MAX_FIELD_BYTES } }));
-      } else if (FILE_FIELDS.has(name)) {
-        fail(new RequestError('invalid_option', 'rest.errors.multipart_file_field', { option: name }));
-      } else if (Object.hasOwn(fields, name)) {
-        const was = fields[name];
-        fields[name] = Array.isArray(was) ? [...was, value] : [was, value];
-      } else {
-        fields[name] = value;
-      }
-    });
-
-    bb.on('filesLimit', () => fail(new ToolError('too_many_files', { option: 'files', params: { max: limits.maxFileParts } })));
-    bb.on('fieldsLimit', () => fail(new RequestError('invalid_option', 'rest.errors.multipart_too_many_fields', { params: { max: MAX_FIELDS } })));
-    bb.on('partsLimit', () => fail(new RequestError('invalid_option', 'rest.errors.multipart_too_many_parts', { params: { max: limits.maxFileParts + MAX_FIELDS } })));
-    bb.on('error', () => fail(malformed()));
-    bb.on('close', () => {
-      if (settled) return;
-      settled = true;
-      resolve({ files, fields: { ...fields } });
-    });
-
-    // A client that goes away mid-body: nobody reads the answer, but the promise must settle.
-    req.on('error', () => fail(malformed()));
-    req.on('close', () => {
-      if (!req.complete) fail(malformed());
-    });
-    req.pipe(bb);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+    // As pipe() did: a request paused before it reached here flows again.
+    req.resume();
   });
 }
 
@@ -187,16 +178,6 @@ function arenaFor(req: Request, maxInputBytes: number): Buffer | null {
   const arena = Buffer.allocUnsafeSlow(Math.min(declared, Math.floor(maxInputBytes)));
   own(arena.buffer);
   return arena;
-}
-
-/** A file part's place in the body's buffer. */
-interface Part {
-  start: number;
-  /** Bytes written so far. */
-  length: number;
-  stream: { readableLength: number };
-  /** The part announced after this one: this one's bytes end where it begins. */
-  next: Part | null;
 }
 
 type FieldType = 'boolean' | 'integer' | 'number' | 'list' | undefined;
