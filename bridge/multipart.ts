@@ -67,10 +67,19 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
     // The open file part: its name and field, where it starts, and its chunks when it does not go in the arena.
     let file: { field: string | undefined; filename: string | undefined; start: number; chunks: Buffer[] | null } | null = null;
 
-    const onData = (chunk: Buffer) => scanner.push(chunk);
+    // The scanner runs in the request's own events: whatever it throws must cost this request, not the server.
+    const guarded = (step: () => void) => {
+      try {
+        step();
+      } catch (err) {
+        console.error('multipart reader failed:', err);
+        fail(malformed());
+      }
+    };
+    const onData = (chunk: Buffer) => guarded(() => scanner.push(chunk));
     // As busboy: the form is answered once the body has ended, its closing delimiter seen.
     const onEnd = () => {
-      scanner.end();
+      guarded(() => scanner.end());
       if (settled || !scanner.complete) return;
       settled = true;
       stopReading();

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import type { Request } from 'express';
 import { readMultipart, type MultipartLimits } from '../../bridge/multipart.ts';
+import { MultipartScanner } from '../../bridge/multipart-scan.ts';
 import { ToolError } from '../../tools/core/errors.ts';
 import { readMultipartBusboy } from '../helpers/multipart-busboy.ts';
 
@@ -413,4 +414,22 @@ test('over HTTP, the form busboy never answered is answered 400, and a form runs
   } finally {
     await srv.close();
   }
+});
+
+test('a fault inside the scanner refuses the request as malformed and throws nothing into the request\'s events', { timeout: 60_000 }, async () => {
+  const push = MultipartScanner.prototype.push;
+  const logged = console.error;
+  MultipartScanner.prototype.push = function (chunk: Buffer) {
+    if (chunk.includes('boom')) throw new Error('a bug');
+    return push.call(this, chunk);
+  };
+  console.error = () => {};
+  try {
+    const body = form(fieldPart('format', 'boom'));
+    assert.deepEqual(await outcome(readMultipart, requestOf(body, [10], { contentType: CT }), LIMITS), refused('multipart_malformed'));
+  } finally {
+    MultipartScanner.prototype.push = push;
+    console.error = logged;
+  }
+  assert.deepEqual(await outcome(readMultipart, requestOf(form(fieldPart('format', 'csv')), [10], { contentType: CT }), LIMITS), { ok: true, files: [], fields: { format: 'csv' } });
 });
