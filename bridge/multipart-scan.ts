@@ -23,7 +23,7 @@ import utils from 'busboy/lib/utils.js';
 const { basename, convertToUTF8, getDecoder, parseDisposition, parseContentType } = utils;
 
 /** busboy's bound on one part's header section, in bytes, and on the header lines it keeps. */
-export const MAX_HEADER_BYTES = 16 * 1024;
+const MAX_HEADER_BYTES = 16 * 1024;
 const MAX_HEADER_PAIRS = 2000;
 
 export interface ScanLimits {
@@ -51,6 +51,11 @@ export interface ScanHandlers {
 
 const CRLF = Buffer.from('\r\n');
 const EMPTY = Buffer.alloc(0);
+// Where the line after a delimiter stands (busboy's matchPostBoundary, with transport padding added).
+const LINE_READ = 0;
+const DELIMITER = 1;
+const DASH = 2;
+const CR = 3;
 const PADDING = 4;
 const NONE = 0;
 const FILE = 1;
@@ -75,8 +80,8 @@ export class MultipartScanner {
   private carry: Buffer = EMPTY;
   private readonly header = new HeaderParser();
   private headerOpen = false;
-  /** After a delimiter: 1 just matched, 2 after `-`, 3 after CR, PADDING in spaces and tabs (busboy's matchPostBoundary). */
-  private after = 0;
+  /** The line after the last delimiter: DELIMITER just matched, then DASH, CR or PADDING, LINE_READ once it is read. */
+  private after = LINE_READ;
   private part = NONE;
   private skip = false;
   private name: string | undefined;
@@ -170,8 +175,8 @@ export class MultipartScanner {
   /** busboy's match callback: the part before the delimiter ends, and the next one may begin. */
   private match(): void {
     // A header, or the line after the previous delimiter (`-`, CR, padding), still open: not a form.
-    if (this.headerOpen || this.after > 1) return this.fail();
-    this.after = 1;
+    if (this.headerOpen || this.after > DELIMITER) return this.fail();
+    this.after = DELIMITER;
     if (this.part === FILE) {
       this.part = NONE;
       this.on.fileEnd();
@@ -203,12 +208,12 @@ export class MultipartScanner {
         }
       }
       if (start === end) return;
-      if (this.after !== 0) {
-        if (this.after === 1) {
+      if (this.after !== LINE_READ) {
+        if (this.after === DELIMITER) {
           const c = buf[start];
           // Anything but `--`, CRLF or transport padding: the body is not a form (busboy ignores the part).
-          this.after = c === 45 ? 2 : c === 13 ? 3 : c === 32 || c === 9 ? PADDING : 0;
-          if (this.after === 0) return this.fail();
+          this.after = c === 45 ? DASH : c === 13 ? CR : c === 32 || c === 9 ? PADDING : LINE_READ;
+          if (this.after === LINE_READ) return this.fail();
           start++;
           if (start === end) return;
         }
@@ -218,19 +223,20 @@ export class MultipartScanner {
           while (start < end && (buf[start] === 32 || buf[start] === 9)) start++;
           if (start === end) return;
           if (buf[start] !== 13) return this.fail();
-          this.after = 3;
+          this.after = CR;
           start++;
           if (start === end) return;
         }
-        if (this.after === 2) {
-          this.after = 0;
+        if (this.after === DASH) {
+          this.after = LINE_READ;
           if (buf[start] === 45) {
             this.complete = true;
             return;
           }
           return this.fail();
         }
-        this.after = 0;
+        // CR: the line ends with its LF.
+        this.after = LINE_READ;
         if (buf[start] !== 10) return this.fail();
         start++;
         // Past the parts limit a part is not read: its bytes go nowhere until the next delimiter.
