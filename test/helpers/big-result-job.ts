@@ -28,7 +28,8 @@ function pattern(n: number): Uint8Array {
 function cutReply(job: Job): never {
   const [n, sent] = new TextDecoder().decode(job.files[0].bytes).split(' ').map(Number);
   const head = { t: 'reply', ok: true, result: { files: [{ name: 'grande.csv', contentType: 'text/csv; charset=utf-8' }], preview: null, textPreview: null, messages: [] } };
-  const [prefix, json] = frameOf(head, [new Uint8Array(n)]);
+  // The head says the file's size, as frameOf writes it for a file sent whole.
+  const [prefix, json] = frameOf({ ...head, sizes: [n] });
   for (const chunk of [prefix, json, pattern(sent)]) {
     for (let at = 0; at < chunk.length; ) {
       try {
