@@ -18,8 +18,13 @@ import { AttrCursor, decodeEntities, nameIs, XmlScanner, type XmlHandler } from 
 import { inflateEntry, InflateBudget, openZip, type ZipArchive } from '../zip/read.ts';
 import { excelCodeOf, type StylePart } from './number-styles.ts';
 
-const BOOLEAN_FORMULA = /^(of:)?=(TRUE|FALSE)\(\)$/i;
 import { INCHES_PER_CHAR } from './write.ts';
+
+const BOOLEAN_FORMULA = /^(of:)?=(TRUE|FALSE)\(\)$/i;
+/** A cell whose value is its text. */
+const NEEDS_TEXT = Symbol('text');
+/** Value types as their strings, matched on the bytes (no string made per cell). */
+const TYPES = ['float', 'string', 'date', 'boolean', 'time', 'currency', 'percentage', 'error', 'void'];
 
 const MIMETYPE = 'application/vnd.oasis.opendocument.spreadsheet';
 export const MAX_ROWS = 1_048_576;
@@ -93,6 +98,41 @@ function attrs(b: Buffer, s: number, e: number): Record<string, string> {
   return out;
 }
 
+/** The value of one attribute by local name (the last one when repeated, as attrs() keeps it). */
+function attrValue(b: Buffer, s: number, e: number, name: string): string | undefined {
+  let out: string | undefined;
+  attr.reset(b, s, e);
+  while (attr.next()) if (attr.is(name)) out = attr.value();
+  return out;
+}
+
+/** A value-type's string when its bytes spell a known one. */
+function typeName(b: Buffer, s: number, e: number): string | undefined {
+  for (const t of TYPES) if (nameIs(b, s, e, t)) return t;
+  return undefined;
+}
+
+/** Whether text bytes decode to themselves and hold no whitespace ODF collapses (a tab, a line end, two spaces). */
+function plainText(b: Buffer, s: number, e: number): boolean {
+  for (let k = s; k < e; k++) {
+    const c = b[k];
+    if (c === 0x26 || c === 0x09 || c === 0x0a || c === 0x0d || (c === 0x20 && k + 1 < e && b[k + 1] === 0x20)) return false;
+  }
+  return true;
+}
+
+/** Whether b[s, s + n) equals last[0, n) (a loop: Buffer.compare with offsets costs more on a few bytes). */
+function sameBytes(b: Buffer, s: number, last: Buffer, n: number): boolean {
+  for (let k = 0; k < n; k++) if (b[s + k] !== last[k]) return false;
+  return true;
+}
+
+/** An attribute's value: bytes without a reference are their text as they are. */
+function valueOf(a: AttrCursor, b: Buffer): string {
+  for (let k = a.vs; k < a.ve; k++) if (b[k] === 0x26) return a.value();
+  return b.toString('utf8', a.vs, a.ve);
+}
+
 /** A count from a repeat attribute: at least 1, never more than `max`. */
 function count(v: string | undefined, max: number): number {
   const n = v === undefined ? 1 : Number.parseInt(v, 10);
@@ -117,8 +157,25 @@ class OdsHandler implements XmlHandler {
   private rowRepeat = 1;
   private cellsOfRow: AnyCell[] = [];
   private pendingEmptyRows = 0;
-  // The cell being read.
-  private cell: Record<string, string> | null = null;
+  // The cell being read: its attributes (by local name, the last of a name winning), and its value when the
+  // attributes alone give it (NEEDS_TEXT when it comes from the text, which is only then gathered).
+  private inCell = false;
+  private type: string | undefined = undefined;
+  private value: string | undefined = undefined;
+  private dateValue: string | undefined = undefined;
+  private timeValue: string | undefined = undefined;
+  private booleanValue: string | undefined = undefined;
+  private stringValue: string | undefined = undefined;
+  private styleName: string | undefined = undefined;
+  private formula: string | undefined = undefined;
+  private colSpan: string | undefined = undefined;
+  private rowSpan: string | undefined = undefined;
+  private preset: AnyCell | typeof NEEDS_TEXT = NEEDS_TEXT;
+  /** The last cell style seen, as bytes, and its number format: most cells of a column share one. */
+  private lastStyle = Buffer.alloc(64);
+  private lastStyleLen = -1;
+  private lastStyleName: string | undefined = undefined;
+  private lastCode: string | null = null;
   private cellRepeat = 1;
   private chars: string[] = [];
   private paragraphs = 0;
@@ -146,25 +203,22 @@ class OdsHandler implements XmlHandler {
       this.annotation++;
       return;
     }
-    if (this.cell) {
+    if (this.inCell) {
       if (this.is('annotation')) this.annotation = 1;
       else if (this.is('p') || this.is('h')) {
         if (this.paragraphs++ > 0) this.chars.push('\n');
         this.inParagraph = true;
-      } else if (this.is('s')) this.chars.push(' '.repeat(count(attrs(b, le, ae).c, 32_767)));
+      } else if (this.is('s')) this.chars.push(' '.repeat(count(attrValue(b, le, ae, 'c'), 32_767)));
       else if (this.is('tab')) this.chars.push('\t');
       else if (this.is('line-break')) this.chars.push('\n');
       return;
     }
     if (this.is('table-cell') || this.is('covered-table-cell')) {
-      this.cell = attrs(b, le, ae);
-      this.cellRepeat = count(this.cell['number-columns-repeated'], MAX_COLUMNS);
-      this.chars = [];
-      this.paragraphs = 0;
+      this.openCell(b, le, ae);
       return;
     }
     if (this.is('table-row')) {
-      this.rowRepeat = count(attrs(b, le, ae)['number-rows-repeated'], MAX_ROWS);
+      this.rowRepeat = count(attrValue(b, le, ae, 'number-rows-repeated'), MAX_ROWS);
       this.cellsOfRow = [];
       this.column = 0;
     } else if (this.is('table-column') && this.sheet) {
@@ -181,14 +235,15 @@ class OdsHandler implements XmlHandler {
       this.pendingEmptyRows = 0;
     } else if (this.is('style')) {
       const a = attrs(b, le, ae);
-      this.styleName = a.name ?? '';
-      if (a.family === 'table-cell' && a['data-style-name']) this.dataStyleOfCell.set(this.styleName, a['data-style-name']);
+      this.styleOf = a.name ?? '';
+      this.lastStyleLen = -1;
+      if (a.family === 'table-cell' && a['data-style-name']) this.dataStyleOfCell.set(this.styleOf, a['data-style-name']);
     } else if (this.is('table-properties')) {
-      if (attrs(b, le, ae).display === 'false') this.hiddenStyles.add(this.styleName);
+      if (attrValue(b, le, ae, 'display') === 'false') this.hiddenStyles.add(this.styleOf);
     } else if (this.is('table-column-properties')) {
-      const w = attrs(b, le, ae)['column-width'];
+      const w = attrValue(b, le, ae, 'column-width');
       const inches = w ? toInches(w) : null;
-      if (inches !== null) this.columnWidthByStyle.set(this.styleName, Math.round((inches / INCHES_PER_CHAR) * 100) / 100);
+      if (inches !== null) this.columnWidthByStyle.set(this.styleOf, Math.round((inches / INCHES_PER_CHAR) * 100) / 100);
     } else if (this.dataStyle) {
       this.part = { name: b.toString('latin1', ln, le), attrs: attrs(b, le, ae), text: '' };
       this.dataStyle.parts.push(this.part);
@@ -197,7 +252,71 @@ class OdsHandler implements XmlHandler {
     }
   }
 
-  private styleName = '';
+  /** The style (style:style) being read. */
+  private styleOf = '';
+
+  /** A cell's start tag: its attributes read into the fields (no object per cell), and its value when they give it. */
+  private openCell(b: Buffer, s: number, e: number): void {
+    this.inCell = true;
+    this.type = this.value = this.dateValue = this.timeValue = this.booleanValue = this.stringValue = undefined;
+    this.formula = this.colSpan = this.rowSpan = undefined;
+    let repeat: string | undefined;
+    let styleAt = -1;
+    let styleEnd = -1;
+    const a = attr.reset(b, s, e);
+    while (a.next()) {
+      switch (a.ne - a.ns) {
+        case 5:
+          if (a.is('value')) this.value = valueOf(a, b);
+          break;
+        case 7:
+          if (a.is('formula')) this.formula = valueOf(a, b);
+          break;
+        case 10:
+          if (a.is('value-type')) this.type = typeName(b, a.vs, a.ve) ?? valueOf(a, b);
+          else if (a.is('style-name')) {
+            styleAt = a.vs;
+            styleEnd = a.ve;
+          } else if (a.is('date-value')) this.dateValue = valueOf(a, b);
+          else if (a.is('time-value')) this.timeValue = valueOf(a, b);
+          break;
+        case 12:
+          if (a.is('string-value')) this.stringValue = valueOf(a, b);
+          break;
+        case 13:
+          if (a.is('boolean-value')) this.booleanValue = valueOf(a, b);
+          break;
+        case 19:
+          if (a.is('number-rows-spanned')) this.rowSpan = valueOf(a, b);
+          break;
+        case 22:
+          if (a.is('number-columns-spanned')) this.colSpan = valueOf(a, b);
+          break;
+        case 23:
+          if (a.is('number-columns-repeated')) repeat = valueOf(a, b);
+          break;
+      }
+    }
+    this.cellRepeat = count(repeat, MAX_COLUMNS);
+    this.styleName = styleAt < 0 ? undefined : this.styleNameAt(b, styleAt, styleEnd);
+    this.preset = this.fromAttributes();
+    this.chars = [];
+    this.paragraphs = 0;
+  }
+
+  /** The cell style's name, the last one's string reused when the bytes are the same. */
+  private styleNameAt(b: Buffer, s: number, e: number): string {
+    const n = e - s;
+    if (n === this.lastStyleLen && sameBytes(b, s, this.lastStyle, n)) return this.lastStyleName!;
+    const name = decodeEntities(b.toString('utf8', s, e));
+    if (n <= this.lastStyle.length) {
+      b.copy(this.lastStyle, 0, s, e);
+      this.lastStyleLen = n;
+      this.lastStyleName = name;
+      this.lastCode = this.codeOf(name);
+    }
+    return name;
+  }
 
   close(b: Buffer, ln: number, le: number): void {
     this.tb = b;
@@ -207,7 +326,7 @@ class OdsHandler implements XmlHandler {
       this.annotation--;
       return;
     }
-    if (this.cell) {
+    if (this.inCell) {
       if (this.is('p') || this.is('h')) this.inParagraph = false;
       else if (this.is('table-cell') || this.is('covered-table-cell')) this.endCell();
       return;
@@ -218,6 +337,7 @@ class OdsHandler implements XmlHandler {
       if (this.part && nameIs(b, ln, le, this.part.name)) this.part = null;
       else if (b.toString('latin1', ln, le) === this.dataStyle.element) {
         this.codes.set(this.dataStyle.name, excelCodeOf(this.dataStyle.element, this.dataStyle.parts));
+        this.lastStyleLen = -1;
         this.dataStyle = null;
       }
     }
@@ -225,23 +345,24 @@ class OdsHandler implements XmlHandler {
 
   text(b: Buffer, s: number, e: number, literal: boolean): void {
     if (this.annotation > 0) return;
-    const t = literal ? b.toString('utf8', s, e) : decodeEntities(b.toString('utf8', s, e));
-    if (this.cell) {
+    if (this.inCell) {
       // Whitespace ODF collapses: line ends and tabs in the text itself are spaces, runs of spaces are one.
-      if (this.inParagraph) this.chars.push(t.replace(/[\t\r\n ]+/g, ' '));
-    } else if (this.part) this.part.text += t;
+      // Only text that may hold such whitespace (or a reference that decodes to it) goes through the regex.
+      if (!this.inParagraph || this.preset !== NEEDS_TEXT) return;
+      if (plainText(b, s, e)) this.chars.push(b.toString('utf8', s, e));
+      else this.chars.push((literal ? b.toString('utf8', s, e) : decodeEntities(b.toString('utf8', s, e))).replace(/[\t\r\n ]+/g, ' '));
+    } else if (this.part) this.part.text += literal ? b.toString('utf8', s, e) : decodeEntities(b.toString('utf8', s, e));
   }
 
   private endCell(): void {
-    const a = this.cell!;
-    this.cell = null;
-    const v = this.value(a);
-    const colSpan = count(a['number-columns-spanned'], MAX_COLUMNS);
-    const rowSpan = count(a['number-rows-spanned'], MAX_ROWS);
+    this.inCell = false;
+    const v = this.preset === NEEDS_TEXT ? this.fromText(this.chars.join('')) : this.preset;
+    const colSpan = count(this.colSpan, MAX_COLUMNS);
+    const rowSpan = count(this.rowSpan, MAX_ROWS);
     if ((colSpan > 1 || rowSpan > 1) && this.sheet) {
       this.sheet.merges.push({ top: this.row, left: this.column, bottom: this.row + rowSpan - 1, right: this.column + colSpan - 1 });
     }
-    if (a.formula !== undefined && this.sheet) this.sheet.formulas += this.cellRepeat * this.rowRepeat;
+    if (this.formula !== undefined && this.sheet) this.sheet.formulas += this.cellRepeat * this.rowRepeat;
     if (v === null) {
       this.column += this.cellRepeat;
       return;
@@ -259,31 +380,35 @@ class OdsHandler implements XmlHandler {
     if (this.cells > this.maxCells) throw new FormatError('cells', `more than ${this.maxCells} cells`, { params: { max: this.maxCells }, where: `${this.sheet?.name} row ${this.row + 1}` });
   }
 
-  private value(a: Record<string, string>): AnyCell {
-    const type = a['value-type'];
-    const code = this.codeOf(a['style-name']);
-    const text = this.chars.join('');
+  /**
+   * The cell's value from its attributes, or NEEDS_TEXT when it is its text: `text === ''` below stands for
+   * whatever the text turns out to be (fromText), so that the text is gathered only for the cells that need it.
+   */
+  private fromAttributes(): AnyCell | typeof NEEDS_TEXT {
+    const type = this.type;
     // office:value-type and LibreOffice's calcext:value-type share a local name; the latter comes last and says `error`.
-    if (type === 'error') return new CellError(text);
+    if (type === 'error') return NEEDS_TEXT;
     switch (type) {
       case 'float':
       case 'currency':
       case 'percentage': {
-        const n = Number(a.value);
-        if (a.value === undefined || !Number.isFinite(n)) return text === '' ? null : text;
+        const n = Number(this.value);
+        if (this.value === undefined || !Number.isFinite(n)) return NEEDS_TEXT;
         // LibreOffice saves the booleans of a workbook it imported as the formulas TRUE() and FALSE() with a
         // float result, and shows them as TRUE and FALSE.
-        if (type === 'float' && BOOLEAN_FORMULA.test(a.formula ?? '') && (n === 0 || n === 1)) return n === 1;
-        return formatted(n, code ?? (type === 'percentage' ? '0%' : null));
+        if (type === 'float' && this.formula !== undefined && BOOLEAN_FORMULA.test(this.formula) && (n === 0 || n === 1)) return n === 1;
+        return formatted(n, this.code() ?? (type === 'percentage' ? '0%' : null));
       }
       case 'date': {
-        const d = isoDate(a['date-value'] ?? '');
-        if (!d) return text === '' ? null : text;
+        const d = isoDate(this.dateValue ?? '');
+        if (!d) return NEEDS_TEXT;
+        const code = this.code();
         return code ? new FullCell(d, code) : d;
       }
       case 'time': {
-        const ms = duration(a['time-value'] ?? '');
-        if (ms === null) return text === '' ? null : text;
+        const ms = duration(this.timeValue ?? '');
+        if (ms === null) return NEEDS_TEXT;
+        const code = this.code();
         if (ms >= 0 && ms < DAY_MS) {
           const d = new Date(EPOCH_1900 + ms);
           return code ? new FullCell(d, code) : d;
@@ -291,12 +416,25 @@ class OdsHandler implements XmlHandler {
         return formatted(ms / DAY_MS, code);
       }
       case 'boolean':
-        return a['boolean-value'] === 'true';
+        return this.booleanValue === 'true';
       case 'string':
-        return a['string-value'] ?? (text === '' ? null : text);
+        return this.stringValue ?? NEEDS_TEXT;
       default:
-        return text === '' ? null : text;
+        return NEEDS_TEXT;
     }
+  }
+
+  /** The value of a cell whose attributes did not give it: its text (an error's text, or empty). */
+  private fromText(text: string): AnyCell {
+    if (this.type === 'error') return new CellError(text);
+    return text === '' ? null : text;
+  }
+
+  /** The cell's number format, from its style's data style. */
+  private code(): string | null {
+    const name = this.styleName;
+    if (name === undefined) return null;
+    return name === this.lastStyleName ? this.lastCode : this.codeOf(name);
   }
 
   private codeOf(cellStyle: string | undefined): string | null {
@@ -352,12 +490,34 @@ function toInches(length: string): number | null {
 
 /** An ODF date-value (`2024-01-15`, `2024-01-15T10:20:30.25`), read as UTC; null when it is none. */
 function isoDate(s: string): Date | null {
+  // The common `2024-01-15` without the regex (what it would match, read the same way).
+  if (s.length === 10 && s.charCodeAt(4) === 0x2d && s.charCodeAt(7) === 0x2d) {
+    const y = digits(s, 0, 4);
+    const mo = digits(s, 5, 7);
+    const day = digits(s, 8, 10);
+    if (y >= 0 && mo >= 0 && day >= 0) {
+      const d = new Date(Date.UTC(y, mo - 1, day, 0, 0, 0, 0));
+      if (y < 100) d.setUTCFullYear(y);
+      return Number.isNaN(d.getTime()) ? null : d;
+    }
+  }
   const m = /^(-?\d{4,})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/.exec(s);
   if (!m) return null;
   const ms = m[7] ? Math.round(Number(m[7]) * 1000) : 0;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), ms));
   if (Number(m[1]) < 100) d.setUTCFullYear(Number(m[1]));
   return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** The decimal number spelled by s[from, to), or -1 when a character is no digit. */
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let k = from; k < to; k++) {
+    const c = s.charCodeAt(k) - 0x30;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
 }
 
 /** An xsd:duration as ODF time-value uses it (`PT13H45M00S`, `PT36H`, `-PT1H`), in milliseconds. */
