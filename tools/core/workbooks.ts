@@ -84,7 +84,10 @@ export async function convertWorkbook(file: SourceFile, ctx: ToolContext, to: 'x
   const book = openWorkbook(file, ctx, { hasHeader: false, cells: 'full' });
   reportNotCarried(file, ctx);
   const shown = showOne(book.sheets, ctx);
-  const sheets = copySheets(book.sheets.map((sheet, i) => ({ sheet, visibility: shown[i], ...(onSheet ? { edit: (t, merges) => (onSheet(sheet.name, (t.layout?.origin.col ?? 0) + t.width), merges) } : {}) })));
+  const sheets = copySheets(
+    book.sheets.map((sheet, i) => ({ sheet, visibility: shown[i], ...(onSheet ? { edit: (t, merges) => (onSheet(sheet.name, (t.layout?.origin.col ?? 0) + t.width), merges) } : {}) })),
+    { layoutAfterRows: to === 'xlsx' },
+  );
   const written = await writeBook(to, { sheets }, ctx);
   reportChanges(written.changed, ctx);
   const rows = written.sheets.reduce((n, s) => n + s.rows, 0);

@@ -14,7 +14,7 @@
 import { CellBudget } from './grid.ts';
 import { FormatError, NeedsFallback, Restart } from './errors.ts';
 import { listText } from './report.ts';
-import type { Cell, ContentFormat, FormatContext, Report, RowBatch, RowStream, Sheet, SourceFile, Table, TextEncodingName, Visibility, Workbook } from './model.ts';
+import type { AnyCell, Cell, CellRange, ContentFormat, FormatContext, Report, RowBatch, RowStream, Sheet, SourceFile, Table, TextEncodingName, Visibility, Workbook } from './model.ts';
 
 /** How the caller reads a file: the same for every sheet. */
 export interface ReadOptions {
@@ -37,6 +37,20 @@ export interface SheetRead extends ReadOptions {
   ctx: FormatContext;
 }
 
+/**
+ * A sheet read `full` as its rows come, to be copied as it was (copy.ts): in sheet coordinates, so nothing is
+ * held to find the table's origin. Its widths and merges are complete once the rows are read: only a writer
+ * that reads them after the rows (xlsx) takes a sheet this way.
+ */
+export interface SheetRows {
+  /** Widths by sheet column, in characters (null or undefined: the default). */
+  readonly widths: (number | null | undefined)[];
+  /** Merged ranges, in sheet coordinates. */
+  readonly merges: CellRange[];
+  /** From the sheet's first row, each ending at its last value; empty rows are empty arrays, trailing ones left out. */
+  readonly rows: Iterable<AnyCell[][]>;
+}
+
 /** What a format gives the machinery. Reading may throw NeedsFallback (when the reader has a fallback). */
 export interface BookReader {
   readonly format: ContentFormat;
@@ -51,6 +65,8 @@ export interface BookReader {
    * SheetRead). Without it, a stream is the whole table's batches.
    */
   stream?(i: number, read: SheetRead, onePass: boolean): RowStream;
+  /** Sheet `i` read `full` as its rows are (SheetRows), for readers that can; its messages go to `read` at the end. */
+  rowsAsRead?(i: number, read: SheetRead): SheetRows;
 }
 
 /** Errors thrown by a reader while a consumer pulls from it: only these may lead to reading again. */
@@ -152,6 +168,10 @@ class BookSheet implements Sheet {
     return this.book.read(this.index, (reader, read) => markReaderErrors(() => reader.table(this.index, read)));
   }
 
+  rowsAsRead(): SheetRows | null {
+    return this.book.rowsAsRead(this.index);
+  }
+
   stream<T>(use: (rows: RowStream) => T, o: { onePass?: boolean } = {}): T {
     // A reader that reads sheets whole is done (and may be let go) before `use` pulls the first row.
     if (!this.book.streams) return use(this.table());
@@ -229,6 +249,58 @@ export class Book implements Workbook {
     if (this.sheets.length <= 1) return;
     const others = this.sheets.filter((s) => s !== used).map((s) => s.name);
     this.ctx.message('warning', 'sheets_unused', { name: this.file.name, sheet: used.name, sheets: listText(others) });
+  }
+
+  /**
+   * Sheet `i` as its reader hands its rows on (SheetRows), or null when the reader cannot. Once rows have gone
+   * to the writer there is no reading again: an error while they are pulled is the run's (a FormatError naming
+   * the file). Messages are given, and the reader let go, once the last row is read.
+   */
+  rowsAsRead(i: number): SheetRows | null {
+    const reader = (this.reader ??= this.reopen());
+    if (!reader.rowsAsRead) return null;
+    const held: Parameters<Report>[] = [];
+    const read: SheetRead = { ...this.options, file: this.file.name, report: (...m) => void held.push(m), cells: this.cells, ctx: this.ctx };
+    const named = (err: unknown) => {
+      if (err instanceof FormatError) {
+        err.file ??= this.file.name;
+        err.source ??= this.file;
+      }
+      return err;
+    };
+    let sheet: SheetRows;
+    try {
+      sheet = reader.rowsAsRead(i, read);
+    } catch (err) {
+      throw named(err);
+    }
+    const done = () => {
+      for (const m of held) this.ctx.message(...m);
+      this.wanted.delete(i);
+      if (this.wanted.size === 0) this.reader = null;
+    };
+    return {
+      widths: sheet.widths,
+      merges: sheet.merges,
+      rows: (function* () {
+        const it = sheet.rows[Symbol.iterator]();
+        try {
+          for (;;) {
+            let next: IteratorResult<AnyCell[][]>;
+            try {
+              next = it.next();
+            } catch (err) {
+              throw named(err);
+            }
+            if (next.done) break;
+            yield next.value;
+          }
+        } finally {
+          it.return?.();
+        }
+        done();
+      })(),
+    };
   }
 
   /**

@@ -18,9 +18,18 @@ export interface SheetCopy {
 
 const NO_CELLS: readonly AnyCell[] = Object.freeze([]) as readonly AnyCell[];
 
-/** The sheets as a workbook writer takes them, each read when the writer gets to it. */
-export function* copySheets(copies: Iterable<SheetCopy>): Generator<SheetIn> {
+/**
+ * The sheets as a workbook writer takes them, each read when the writer gets to it. `layoutAfterRows`: the
+ * writer reads a sheet's widths and merges after its rows (xlsx), so a sheet whose reader hands rows on as it
+ * reads them (ods) goes to it that way, in sheet coordinates, unless the caller edits it (the edit needs it whole).
+ */
+export function* copySheets(copies: Iterable<SheetCopy>, o: { layoutAfterRows?: boolean } = {}): Generator<SheetIn> {
   for (const copy of copies) {
+    const streamed = o.layoutAfterRows && !copy.edit ? (copy.sheet.rowsAsRead?.() ?? null) : null;
+    if (streamed !== null) {
+      yield { name: copy.name ?? copy.sheet.name, visibility: copy.visibility ?? copy.sheet.visibility, columnWidths: streamed.widths, merges: streamed.merges, rows: streamed.rows };
+      continue;
+    }
     const table = copy.sheet.table();
     const layout = table.layout;
     const origin = layout?.origin ?? { row: 0, col: 0 };

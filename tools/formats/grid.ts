@@ -40,7 +40,7 @@ export function outsideGrid(ref: string, sheet: string): FormatError {
 const pastCellLimit = (budget: CellBudget) =>
   new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: budget.max } });
 
-const pastExtent = (height: number, width: number, budget: CellBudget) => height * width > budget.max * EXTENT_FACTOR;
+export const pastExtent = (height: number, width: number, budget: { max: number }) => height * width > budget.max * EXTENT_FACTOR;
 
 /** Cells with a value read from one file, against the cell limit. */
 export class CellBudget {

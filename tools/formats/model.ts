@@ -129,7 +129,10 @@ export interface SheetIn {
   visibility?: Visibility;
   /** Widths by 0-based column, in characters (`<col width>` of xlsx); null or a gap keeps the default. */
   columnWidths?: readonly (number | null | undefined)[];
-  /** Merged ranges, 0-based and inclusive. The xls writer reads them after the rows, the ODS writer before. */
+  /**
+   * Merged ranges, 0-based and inclusive. The xls and xlsx writers read them after the rows (as the xlsx one
+   * reads the widths), the ODS writer before: a sheet copied as it is read fills them as it goes (copy.ts).
+   */
   merges?: readonly CellRange[];
   rows: Iterable<RowBatch<AnyCell> | readonly (readonly AnyCell[])[]> | AsyncIterable<RowBatch<AnyCell> | readonly (readonly AnyCell[])[]>;
 }
@@ -157,6 +160,11 @@ export interface Sheet<C = Cell> {
    * as rows come (and its `total` unknown).
    */
   stream<T>(use: (rows: RowStream<C>) => T, o?: { onePass?: boolean }): T;
+  /**
+   * A sheet of a workbook read `full`, as its rows are read, in sheet coordinates, with its widths and merges
+   * complete once the rows are (book.ts SheetRows); null when its reader reads sheets whole.
+   */
+  rowsAsRead?(): { readonly widths: readonly (number | null | undefined)[]; readonly merges: readonly CellRange[]; readonly rows: Iterable<AnyCell[][]> } | null;
 }
 
 /** What a file's content was read as. */

@@ -1,43 +1,98 @@
-// The ODS reader (read.ts) as a workbook of the format library: the package is read once, whole (its tables
-// are held as read.ts gives them: repeated empty rows and cells never expanded), and each sheet's cells go
-// through the grid every workbook reader shares (grid.ts), so extent, limits and warnings are the same as
-// for .xlsx. Read `full`, numbers and dates keep their number formats (FullCell) and error cells stay errors;
-// otherwise cells are plain values and errors their text, as the other readers give them.
-import type { BookReader, SheetRead } from '../book.ts';
-import { gridTable, SheetGrid } from '../grid.ts';
-import { CellError, FullCell, type Cell, type Table, type Visibility } from '../model.ts';
-import { readOds, type OdsSheet } from './read.ts';
+// The ODS reader (read.ts) as a workbook of the format library. The package is opened once (styles, the
+// tables' names and visibility); each sheet is read when asked for, as content.xml is inflated and scanned.
+// Read as a table, its cells go through the grid every workbook reader shares (grid.ts), so extent, limits and
+// warnings are the same as for .xlsx. Read `full`, numbers and dates keep their number formats (FullCell) and
+// error cells stay errors; otherwise cells are plain values and errors their text, as the other readers give
+// them. A `full` sheet copied whole (copy.ts) is handed on as its rows are read (rowsAsRead), in sheet
+// coordinates: nothing of it is held but the batch being written.
+import type { BookReader, SheetRead, SheetRows } from '../book.ts';
+import { FormatError } from '../errors.ts';
+import { gridTable, pastExtent, SheetGrid } from '../grid.ts';
+import { CellError, FullCell, type AnyCell, type Cell, type CellRange, type Table, type Visibility } from '../model.ts';
+import { OdsBook, verdicts, type OdsSheet } from './read.ts';
 
 export class OdsReader implements BookReader {
   readonly format = 'ods' as const;
   readonly sheets: { name: string; visibility: Visibility }[];
-  private readonly read: OdsSheet[];
+  private readonly book: OdsBook;
+
+  /** Only for a `full` read: a copy of the workbook is its only user. */
+  readonly rowsAsRead?: (i: number, read: SheetRead) => SheetRows;
 
   constructor(bytes: Uint8Array, maxCells: number, private readonly full: boolean) {
-    this.read = readOds(bytes, { maxCells }).sheets;
-    this.sheets = this.read.map((s) => ({ name: s.name, visibility: s.hidden ? 'hidden' : 'visible' }));
+    this.book = verdicts(() => new OdsBook(bytes, maxCells));
+    this.sheets = this.book.tables.map((s) => ({ name: s.name, visibility: s.hidden ? 'hidden' : 'visible' }));
+    if (full) this.rowsAsRead = (i, read) => this.copyRows(i, read);
   }
 
   table(i: number, read: SheetRead): Table {
-    const sheet = this.read[i];
+    const name = this.sheets[i].name;
     const grid = new SheetGrid(read.cells);
-    const rows = sheet.rows[0];
-    for (let r = 0; r < rows.length; r++) {
-      const row = rows[r];
-      for (let c = 0; c < row.length; c++) {
-        const v = row[c];
-        if (v === null || v === '') continue;
-        if (this.full) grid.set(r, c, v as Exclude<Cell, null>);
-        else if (v instanceof CellError) grid.error(r, c, v.text);
-        else if (v instanceof FullCell) {
-          if (v.value !== null && !(v.value instanceof CellError)) grid.set(r, c, v.value);
-        } else grid.set(r, c, v);
+    const rows = this.book.read(i);
+    let r = 0;
+    let next: IteratorResult<AnyCell[][], Omit<OdsSheet, 'rows'>>;
+    while (!(next = verdicts(() => rows.next())).done) {
+      for (const row of next.value) {
+        for (let c = 0; c < row.length; c++) {
+          const v = row[c];
+          if (v === null || v === '') continue;
+          if (this.full) grid.set(r, c, v as Exclude<Cell, null>);
+          else if (v instanceof CellError) grid.error(r, c, v.text);
+          else if (v instanceof FullCell) {
+            if (v.value !== null && !(v.value instanceof CellError)) grid.set(r, c, v.value);
+          } else grid.set(r, c, v);
+        }
+        r++;
       }
     }
-    if (sheet.formulas > 0) read.report('warning', 'formulas_as_values', { name: read.file, sheet: sheet.name, count: sheet.formulas });
-    grid.report(read.report, read.file, sheet.name);
-    const table = grid.rows(read.file, sheet.name);
+    const sheet = next.value;
+    if (sheet.formulas > 0) read.report('warning', 'formulas_as_values', { name: read.file, sheet: name, count: sheet.formulas });
+    grid.report(read.report, read.file, name);
+    const table = grid.rows(read.file, name);
     const widths = sheet.columnWidths.map((w) => w ?? null);
-    return gridTable(sheet.name, table, read.hasHeader, this.full ? { origin: grid.origin, merges: sheet.merges, widths } : undefined);
+    return gridTable(name, table, read.hasHeader, this.full ? { origin: grid.origin, merges: sheet.merges, widths } : undefined);
+  }
+
+  private copyRows(i: number, read: SheetRead): SheetRows {
+    const widths: (number | undefined)[] = [];
+    const merges: CellRange[] = [];
+    const name = this.sheets[i].name;
+    const book = this.book;
+    return {
+      widths,
+      merges,
+      rows: (function* () {
+        const rows = book.read(i);
+        // The table's extent, as the grid would find it (a table read whole past it is refused the same way).
+        let top = -1;
+        let left = Infinity;
+        let right = -1;
+        let r = 0;
+        let next: IteratorResult<AnyCell[][], Omit<OdsSheet, 'rows'>>;
+        while (!(next = verdicts(() => rows.next())).done) {
+          const batch = next.value;
+          for (const row of batch) {
+            let last = row.length - 1;
+            while (last >= 0 && (row[last] === null || row[last] === '')) last--;
+            if (last >= 0) {
+              let first = 0;
+              while (row[first] === null || row[first] === '') first++;
+              if (top < 0) top = r;
+              if (first < left) left = first;
+              if (last > right) right = last;
+              if (pastExtent(r - top + 1, right - left + 1, read.cells)) {
+                throw new FormatError('sheet-extent', 'sheet extent', { params: { reason: 'cells', name: read.file, sheet: name, rows: r - top + 1, columns: right - left + 1 } });
+              }
+            }
+            r++;
+          }
+          yield batch;
+        }
+        const sheet = next.value;
+        for (const w of sheet.columnWidths) widths.push(w);
+        for (const m of sheet.merges) merges.push(m);
+        if (sheet.formulas > 0) read.report('warning', 'formulas_as_values', { name: read.file, sheet: name, count: sheet.formulas });
+      })(),
+    };
   }
 }

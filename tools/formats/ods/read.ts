@@ -13,9 +13,9 @@
 // A number or date whose data style has an Excel code (number-styles.ts) comes as a FullCell with that format;
 // a formula gives its cached value. Cells past `maxCells` → FormatError 'cells'.
 import { damaged, FormatError, NeedsFallback, passwordProtected } from '../errors.ts';
-import { CellError, FullCell, type AnyCell, type CellRange } from '../model.ts';
-import { AttrCursor, decodeEntities, nameIs, XmlScanner, type XmlHandler } from '../xml/scan.ts';
-import { inflateEntry, InflateBudget, openZip, type ZipArchive } from '../zip/read.ts';
+import { BATCH_ROWS, CellError, FullCell, type AnyCell, type CellRange } from '../model.ts';
+import { AttrCursor, decodeEntities, MAX_TOKEN_BYTES, nameIs, XmlScanner, type XmlHandler } from '../xml/scan.ts';
+import { inflateChunks, inflateEntry, inflateWhole, InflateBudget, openZip, type ZipArchive, type ZipEntry } from '../zip/read.ts';
 import { excelCodeOf, type StylePart } from './number-styles.ts';
 
 import { INCHES_PER_CHAR } from './write.ts';
@@ -32,9 +32,13 @@ export const MAX_COLUMNS = 16_384;
 const DAY_MS = 86_400_000;
 const EPOCH_1900 = Date.UTC(1899, 11, 30);
 
-export interface OdsSheet {
+/** A table of the package, as its start tag says. */
+export interface OdsTable {
   name: string;
   hidden: boolean;
+}
+
+export interface OdsSheet extends OdsTable {
   columnWidths: (number | undefined)[];
   merges: CellRange[];
   /** Cells holding a formula: their cached values are read, the formulas are not. */
@@ -47,46 +51,333 @@ export interface OdsRead {
   sheets: OdsSheet[];
 }
 
+/** Every table of the package read whole. */
 export function readOds(bytes: Uint8Array, o: { maxCells?: number } = {}): OdsRead {
+  return verdicts(() => {
+    const book = new OdsBook(bytes, o.maxCells ?? 2_000_000);
+    return { sheets: book.tables.map((_, i) => book.whole(i)) };
+  });
+}
+
+/** The ZIP reader's doubts are verdicts here: an ODS has no other reader to fall back on. */
+export function verdicts<T>(f: () => T): T {
   try {
-    return read(bytes, o.maxCells ?? 2_000_000);
+    return f();
   } catch (err) {
-    // The ZIP reader's doubts are verdicts here: an ODS has no other reader to fall back on.
     if (err instanceof NeedsFallback) throw damaged(err.message);
     throw err;
   }
 }
 
-function read(bytes: Uint8Array, maxCells: number): OdsRead {
-  const zip = openZip(bytes);
-  const budget = new InflateBudget();
-  const whole = (name: string) => {
-    const e = zip.get(name);
-    if (!e) return null;
-    const parts: Buffer[] = [];
-    inflateEntry(zip, e, budget, (c) => void parts.push(Buffer.from(c)));
-    return Buffer.concat(parts);
-  };
-  const type = whole('mimetype')?.toString('latin1').trim();
-  if (type !== MIMETYPE) throw damaged(type ? `an OpenDocument of type ${type}` : 'no ODF mimetype');
-  const manifest = whole('META-INF/manifest.xml')?.toString('utf8') ?? '';
-  if (manifest.includes('encryption-data')) throw passwordProtected('an encrypted package');
-  const h = new OdsHandler(maxCells);
-  scan(zip, 'styles.xml', budget, h, false);
-  scan(zip, 'content.xml', budget, h, true);
-  return { sheets: h.sheets };
+/** One pass over content.xml: pulled a chunk at a time, paused after the table it was asked for. */
+interface Pass {
+  chunks: Iterator<Uint8Array>;
+  scanner: XmlScanner;
+  handler: OdsHandler;
+  paused: boolean;
+  ended: boolean;
 }
 
-function scan(zip: ZipArchive, name: string, budget: InflateBudget, h: OdsHandler, required: boolean): void {
-  const e = zip.get(name);
-  if (!e) {
-    if (required) throw damaged(`no ${name}`);
-    return;
+/**
+ * An opened package: its styles read, its tables' names and visibility known (found in content.xml's bytes,
+ * see findTables), and each table read when asked for, its rows handed on as content.xml is inflated and
+ * scanned. Tables asked for in order are read in one pass; one asked for again (or out of order) starts
+ * another. Cells count against the limit once per table, however often it is read.
+ */
+export class OdsBook {
+  readonly tables: OdsTable[];
+  private readonly zip: ZipArchive;
+  private readonly content: ZipEntry;
+  private readonly inflate = new InflateBudget();
+  /** Inflated bytes of the parts read at opening. */
+  private readonly partsBytes: number;
+  /** The handler that read styles.xml: each pass starts from its styles. */
+  private readonly styles: OdsHandler;
+  /** Cells each table's last read counted. */
+  private readonly spent: number[];
+  private pass: Pass | null = null;
+
+  constructor(
+    bytes: Uint8Array,
+    private readonly maxCells: number,
+  ) {
+    this.zip = openZip(bytes);
+    const zip = this.zip;
+    const whole = (name: string) => {
+      const e = zip.get(name);
+      return e ? Buffer.from(inflateWhole(zip, e, this.inflate)) : null;
+    };
+    const type = whole('mimetype')?.toString('latin1').trim();
+    if (type !== MIMETYPE) throw damaged(type ? `an OpenDocument of type ${type}` : 'no ODF mimetype');
+    const manifest = whole('META-INF/manifest.xml')?.toString('utf8') ?? '';
+    if (manifest.includes('encryption-data')) throw passwordProtected('an encrypted package');
+    this.styles = new OdsHandler();
+    const styles = zip.get('styles.xml');
+    if (styles) {
+      const x = new XmlScanner(this.styles);
+      inflateEntry(zip, styles, this.inflate, (c) => x.push(c));
+      x.end();
+    }
+    const content = zip.get('content.xml');
+    if (!content) throw damaged('no content.xml');
+    this.content = content;
+    this.partsBytes = this.inflate.used;
+    this.tables = this.findTables();
+    this.spent = this.tables.map(() => 0);
   }
-  const x = new XmlScanner(h);
-  inflateEntry(zip, e, budget, (c) => x.push(c));
-  x.end();
+
+  /** Table `i` read whole. */
+  whole(i: number): OdsSheet {
+    const rows: AnyCell[][] = [];
+    const read = this.read(i);
+    for (;;) {
+      const next = read.next();
+      if (next.done) return { ...next.value, rows: [rows] };
+      for (const r of next.value) rows.push(r);
+    }
+  }
+
+  /**
+   * Table `i`'s rows in sheet coordinates (the first is the sheet's first row, each row ends at its last value;
+   * empty rows inside are empty arrays, trailing ones left out), in batches of at most BATCH_ROWS; returns the
+   * table (widths trimmed to the used columns, merges, formulas) once they are all read.
+   */
+  *read(i: number): Generator<AnyCell[][], Omit<OdsSheet, 'rows'>> {
+    let p = this.pass;
+    // A pass goes on from the table before; any other read starts again (the handler's tables met so far).
+    if (p === null || p.ended || p.handler.found.length > i) p = this.pass = this.start();
+    const h = p.handler;
+    h.want = i;
+    h.done = null;
+    h.counter = { used: this.spent.reduce((n, c, j) => (j === i ? n : n + c), 0), max: this.maxCells };
+    const base = h.counter.used;
+    const runs = h.out;
+    let taken = 0;
+    let batch: AnyCell[][] = [];
+    /** The runs read so far, made rows; batches full, handed on. */
+    const take = function* (): Generator<AnyCell[][]> {
+      for (; taken < runs.length; taken++) {
+        const run = runs[taken];
+        for (let k = 0; k < run.repeat; k++) {
+          batch.push(run.cells === null ? [] : k === 0 ? run.cells : run.cells.slice());
+          if (batch.length >= BATCH_ROWS) {
+            yield batch;
+            batch = [];
+          }
+        }
+      }
+      runs.length = 0;
+      taken = 0;
+    };
+    if (p.paused) {
+      p.paused = false;
+      p.scanner.resume();
+    }
+    while (h.done === null && !p.ended) {
+      yield* take();
+      this.step(p);
+    }
+    yield* take();
+    if (batch.length > 0) yield batch;
+    const sheet = h.done as OdsSheet | null;
+    if (sheet === null) throw new Error(`ods: table ${i + 1} not found where the package was found to hold it`);
+    this.spent[i] = h.counter.used - base;
+    // After the last table, the part is read to its end: its size and CRC are checked there.
+    if (i === this.tables.length - 1) {
+      p.paused = false;
+      p.scanner.resume();
+      while (!p.ended) this.step(p);
+      if (h.found.length !== this.tables.length) throw new Error('ods: more tables than the package was found to hold');
+    }
+    const { rows: _, ...rest } = sheet;
+    return rest;
+  }
+
+  /** A new pass over content.xml, its inflated bytes counted once (each pass reads the part again). */
+  private start(): Pass {
+    this.inflate.used = this.partsBytes;
+    const handler = OdsHandler.after(this.styles);
+    handler.expected = this.tables;
+    const scanner = new XmlScanner(handler);
+    const p: Pass = { chunks: inflateChunks(this.zip, this.content, this.inflate), scanner, handler, paused: false, ended: false };
+    handler.onDone = () => {
+      p.paused = true;
+      scanner.pause();
+    };
+    return p;
+  }
+
+  /** Scans the pass's next chunk; at the end of the part, checks that nothing was left cut. */
+  private step(p: Pass): void {
+    const next = p.chunks.next();
+    if (next.done) {
+      p.scanner.end();
+      p.ended = true;
+    } else p.scanner.push(next.value);
+  }
+
+  /**
+   * The tables, from content.xml: its head (the automatic styles, which say which tables are hidden) is
+   * scanned; from office:body on, table start tags are found by their bytes (findTableTags), about a tenth of
+   * the time a scan takes. Where the bytes could mislead (a comment, CDATA, a processing instruction or a
+   * table inside a table in the body), the whole part is scanned instead, skipping the cells.
+   */
+  private findTables(): OdsTable[] {
+    this.inflate.used = this.partsBytes;
+    const head = OdsHandler.after(this.styles);
+    head.stopAtBody = true;
+    const scanner = new XmlScanner(head);
+    const chunks = inflateChunks(this.zip, this.content, this.inflate);
+    const finder = new TableTags();
+    let body = false;
+    for (;;) {
+      const next = chunks.next();
+      if (next.done) break;
+      if (body) finder.push(Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength), 0);
+      else {
+        try {
+          scanner.push(next.value);
+        } catch (err) {
+          if (!(err instanceof BodyStart)) throw err;
+          body = true;
+          finder.push(err.b, err.at);
+        }
+      }
+      if (finder.unsure) break;
+    }
+    if (body && !finder.unsure) {
+      finder.end();
+      if (!finder.unsure) return finder.tags.map((t, k) => ({ name: t.name ?? `Sheet${k + 1}`, hidden: head.hiddenStyles.has(t.style ?? '') }));
+    }
+    // Scanned whole: the handler meets the tables as every read will.
+    chunks.return?.(undefined);
+    this.inflate.used = this.partsBytes;
+    const all = OdsHandler.after(this.styles);
+    const x = new XmlScanner(all);
+    inflateEntry(this.zip, this.content, this.inflate, (c) => x.push(c));
+    x.end();
+    return all.found;
+  }
 }
+
+const COLON_TABLE = Buffer.from(':table');
+const LT = 0x3c;
+
+/** Bytes that end a tag's name, as the scanner reads names (and the `<` that starts one). */
+const endsName = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x2f || c === 0x3e || c === LT;
+
+/**
+ * Table start tags (`<x:table …>`, local name `table`) found by their bytes, from office:body on, with their
+ * name and style: `<` never appears raw in text or attribute values, so a `<` followed by a name ending in
+ * `:table` is such a tag. Markup that could hide one or fake one (a comment, CDATA, a processing instruction),
+ * a table without a prefix or one inside another (a table in a cell, which the reader skips) makes the finder
+ * `unsure`, and the part is scanned instead.
+ */
+class TableTags {
+  readonly tags: { name?: string; style?: string }[] = [];
+  unsure = false;
+  /** A tag cut by the last chunk's end that could matter (a table's, or one whose name was cut), copied. */
+  private carry: Buffer | null = null;
+  private depth = 0;
+
+  push(chunk: Buffer, from: number): void {
+    if (this.carry !== null) {
+      // The cut tag completed by the start of this chunk: only tags starting in the carried bytes count here.
+      const carry = this.carry;
+      this.carry = null;
+      const joined = Buffer.concat([carry, chunk.subarray(from, from + JOIN_BYTES)]);
+      if (!this.search(joined, 0, carry.length)) {
+        // Still cut: a short chunk is carried whole with it; past JOIN_BYTES the tag is no table's.
+        if (chunk.length - from > JOIN_BYTES || joined.length > MAX_TOKEN_BYTES) this.unsure = true;
+        else this.carry = joined.subarray(joined.lastIndexOf(LT));
+        return;
+      }
+    }
+    if (this.unsure) return;
+    this.search(chunk, from, chunk.length);
+    if (this.unsure) return;
+    // A tag whose end is not in this chunk waits for the next one, when it could matter.
+    const lt = chunk.lastIndexOf(LT);
+    if (lt < from || tagEnd(chunk, lt + 1) >= 0) return;
+    let n = lt + 1;
+    if (chunk[n] === 0x2f) n++;
+    while (n < chunk.length && !endsName(chunk[n])) n++;
+    const name = chunk.subarray(lt + 1, n);
+    if (n < chunk.length && !name.equals(TABLE) && !(name.length > 6 && name.subarray(name.length - 6).equals(COLON_TABLE)) && name[0] !== 0x21 && name[0] !== 0x3f) return;
+    if (chunk.length - lt > MAX_TOKEN_BYTES) this.unsure = true;
+    else this.carry = Buffer.from(chunk.subarray(lt));
+  }
+
+  /**
+   * The table tags of `b` from `i` whose `<` lies before `until`; false when one was cut (its end not in `b`).
+   */
+  private search(b: Buffer, i: number, until: number): boolean {
+    // One regex over the bytes as Latin-1 (one character a byte): Buffer.indexOf per candidate cost three times
+    // as much, its call made for every cell's `:table-cell`.
+    const text = b.toString('latin1', i, b.length);
+    const re = TABLE_MARKS;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      if (m[0].charCodeAt(0) === LT) {
+        // A comment, CDATA, processing instruction, or a table without a prefix.
+        this.unsure = true;
+        return true;
+      }
+      const j = i + m.index;
+      const after = j + 6;
+      let k = j - 1;
+      while (k >= i && !endsName(b[k])) k--;
+      if (k < i) continue;
+      const close = b[k] === 0x2f && k > i && b[k - 1] === LT;
+      if ((!close && b[k] !== LT) || (close ? k - 1 : k) >= until) continue;
+      if (close) {
+        this.depth--;
+        continue;
+      }
+      const gt = tagEnd(b, after);
+      if (gt < 0) return false;
+      const self = b[gt - 1] === 0x2f;
+      if (this.depth > 0) {
+        this.unsure = true;
+        return true;
+      }
+      const tag: { name?: string; style?: string } = {};
+      const a = attr.reset(b, after, self ? gt - 1 : gt);
+      while (a.next()) {
+        if (a.is('name')) tag.name = a.value();
+        else if (a.is('style-name')) tag.style = a.value();
+      }
+      this.tags.push(tag);
+      if (!self) this.depth++;
+    }
+    return true;
+  }
+
+  end(): void {
+    if (this.depth !== 0 || this.carry !== null) this.unsure = true;
+  }
+}
+
+/** Bytes of the next chunk put after a carried tag: a table's start tag longer than that makes the finder unsure. */
+const JOIN_BYTES = 16 * 1024;
+const TABLE = Buffer.from('table');
+
+/** Where the tag whose attributes start at `from` ends (its `>`, outside quotes), or -1 when not in `b`. */
+function tagEnd(b: Buffer, from: number): number {
+  for (let j = from; j < b.length; j++) {
+    const c = b[j];
+    if (c === 0x3e) return j;
+    if (c === 0x22 || c === 0x27) {
+      const q = b.indexOf(c, j + 1);
+      if (q < 0) return -1;
+      j = q;
+    }
+  }
+  return -1;
+}
+
+/** What the finder looks for: a name ending in `:table`, and the markup that makes it unsure. */
+const TABLE_MARKS = /:table[ \t\r\n>/]|<[!?]|<\/?table[ \t\r\n>/]/g;
 
 const attr = new AttrCursor();
 
@@ -139,16 +430,46 @@ function count(v: string | undefined, max: number): number {
   return Number.isFinite(n) && n >= 1 ? Math.min(n, max) : 1;
 }
 
+/** Rows handed on by the handler: `cells` (null: an empty row) `repeat` times, in order. */
+interface RowRun {
+  cells: AnyCell[] | null;
+  repeat: number;
+}
+
+/** Where the handler found office:body, when asked to stop there (the tables are then found by their bytes). */
+class BodyStart {
+  constructor(
+    readonly b: Buffer,
+    readonly at: number,
+  ) {}
+}
+
 class OdsHandler implements XmlHandler {
-  readonly sheets: OdsSheet[] = [];
-  private readonly hiddenStyles = new Set<string>();
+  /** Every table met (outside cells), in order. */
+  readonly found: OdsTable[] = [];
+  /** The table to read (by position); the others are skipped, their cells neither valued nor counted. */
+  want = -1;
+  /** The tables the package was found to hold: a table met that is not the one expected is a fault. */
+  expected: readonly OdsTable[] | null = null;
+  /** Raised by office:body's start tag, when set. */
+  stopAtBody = false;
+  /** The wanted table, once its end is read; `onDone` is told then. */
+  done: OdsSheet | null = null;
+  onDone: () => void = () => {};
+  /** Cells read, against the limit: shared by the file's tables. */
+  counter = { used: 0, max: 0 };
+  /** Rows of the wanted table read and not yet taken, from `taken` on. */
+  readonly out: RowRun[] = [];
+  private reading = false;
+  private emitted = 0;
+  private widest = 0;
+  readonly hiddenStyles = new Set<string>();
   private readonly columnWidthByStyle = new Map<string, number>();
   private readonly dataStyleOfCell = new Map<string, string>();
   private readonly codes = new Map<string, string | null>();
   /** The data style being read: its element, name and parts. */
   private dataStyle: { element: string; name: string; parts: StylePart[] } | null = null;
   private part: StylePart | null = null;
-  private cells = 0;
 
   // The table being read.
   private sheet: OdsSheet | null = null;
@@ -183,7 +504,15 @@ class OdsHandler implements XmlHandler {
   /** Depth inside an annotation, whose text is no cell text. */
   private annotation = 0;
 
-  constructor(private readonly maxCells: number) {}
+  /** A handler for one pass over content.xml, knowing the styles of styles.xml already read by `styles`. */
+  static after(styles: OdsHandler): OdsHandler {
+    const h = new OdsHandler();
+    for (const x of styles.hiddenStyles) h.hiddenStyles.add(x);
+    for (const [k, v] of styles.columnWidthByStyle) h.columnWidthByStyle.set(k, v);
+    for (const [k, v] of styles.dataStyleOfCell) h.dataStyleOfCell.set(k, v);
+    for (const [k, v] of styles.codes) h.codes.set(k, v);
+    return h;
+  }
 
   // The tag being handled, for is(): a closure made per element costs more than the rest of the handler (tsx
   // names every function it creates), measured on a 100,000-row file.
@@ -204,6 +533,7 @@ class OdsHandler implements XmlHandler {
       return;
     }
     if (this.inCell) {
+      if (!this.reading) return;
       if (this.is('annotation')) this.annotation = 1;
       else if (this.is('p') || this.is('h')) {
         if (this.paragraphs++ > 0) this.chars.push('\n');
@@ -214,7 +544,15 @@ class OdsHandler implements XmlHandler {
       return;
     }
     if (this.is('table-cell') || this.is('covered-table-cell')) {
-      this.openCell(b, le, ae);
+      if (this.reading) this.openCell(b, le, ae);
+      else this.inCell = true;
+      return;
+    }
+    if (!this.reading) {
+      if (this.is('table')) this.openTable(b, le, ae);
+      else if (this.is('table-row') || this.is('table-column')) return;
+      else if (this.stopAtBody && this.is('body')) throw new BodyStart(b, ae);
+      else this.openStyle(b, ln, le, ae);
       return;
     }
     if (this.is('table-row')) {
@@ -228,12 +566,28 @@ class OdsHandler implements XmlHandler {
       const widths = this.sheet.columnWidths;
       // At most 16,384 entries, trimmed to the used columns at the table's end.
       for (let i = 0; i < n && widths.length < MAX_COLUMNS; i++) widths.push(w);
-    } else if (this.is('table')) {
-      const a = attrs(b, le, ae);
-      this.sheet = { name: a.name ?? `Sheet${this.sheets.length + 1}`, hidden: this.hiddenStyles.has(a['style-name'] ?? ''), columnWidths: [], merges: [], formulas: 0, rows: [[]] };
-      this.row = 0;
-      this.pendingEmptyRows = 0;
-    } else if (this.is('style')) {
+    } else if (this.is('table')) this.openTable(b, le, ae);
+    else this.openStyle(b, ln, le, ae);
+  }
+
+  private openTable(b: Buffer, le: number, ae: number): void {
+    const a = attrs(b, le, ae);
+    const table = { name: a.name ?? `Sheet${this.found.length + 1}`, hidden: this.hiddenStyles.has(a['style-name'] ?? '') };
+    const at = this.found.length;
+    this.found.push(table);
+    const expected = this.expected?.[at];
+    if (this.expected && (expected?.name !== table.name || expected.hidden !== table.hidden)) throw new Error(`ods: table ${at + 1} is not the one the package was found to hold`);
+    this.reading = at === this.want;
+    this.sheet = this.reading ? { ...table, columnWidths: [], merges: [], formulas: 0, rows: [] } : null;
+    this.row = 0;
+    this.pendingEmptyRows = 0;
+    this.emitted = 0;
+    this.widest = 0;
+  }
+
+  /** Styles, data styles and their parts (styles.xml, and the automatic styles of content.xml). */
+  private openStyle(b: Buffer, ln: number, le: number, ae: number): void {
+    if (this.is('style')) {
       const a = attrs(b, le, ae);
       this.styleOf = a.name ?? '';
       this.lastStyleLen = -1;
@@ -328,7 +682,10 @@ class OdsHandler implements XmlHandler {
     }
     if (this.inCell) {
       if (this.is('p') || this.is('h')) this.inParagraph = false;
-      else if (this.is('table-cell') || this.is('covered-table-cell')) this.endCell();
+      else if (this.is('table-cell') || this.is('covered-table-cell')) {
+        if (this.reading) this.endCell();
+        else this.inCell = false;
+      }
       return;
     }
     if (this.is('table-row')) this.endRow();
@@ -369,6 +726,7 @@ class OdsHandler implements XmlHandler {
     }
     if (this.column + this.cellRepeat > MAX_COLUMNS) throw new FormatError('too-complex', `a value past column ${MAX_COLUMNS}`, { where: `${this.sheet?.name} row ${this.row + 1}` });
     this.spend(this.cellRepeat * this.rowRepeat);
+    if (this.column + this.cellRepeat > this.widest) this.widest = this.column + this.cellRepeat;
     const row = this.cellsOfRow;
     while (row.length < this.column) row.push(null);
     for (let k = 0; k < this.cellRepeat; k++) row.push(v);
@@ -376,8 +734,9 @@ class OdsHandler implements XmlHandler {
   }
 
   private spend(n: number): void {
-    this.cells += n;
-    if (this.cells > this.maxCells) throw new FormatError('cells', `more than ${this.maxCells} cells`, { params: { max: this.maxCells }, where: `${this.sheet?.name} row ${this.row + 1}` });
+    const c = this.counter;
+    c.used += n;
+    if (c.used > c.max) throw new FormatError('cells', `more than ${c.max} cells`, { params: { max: c.max }, where: `${this.sheet?.name} row ${this.row + 1}` });
   }
 
   /**
@@ -452,13 +811,12 @@ class OdsHandler implements XmlHandler {
       this.row += this.rowRepeat;
       return;
     }
-    const rows = sheet.rows[0];
-    if (rows.length + this.pendingEmptyRows + this.rowRepeat > MAX_ROWS) throw new FormatError('too-complex', `more than ${MAX_ROWS} rows`, { where: sheet.name });
-    for (let k = 0; k < this.pendingEmptyRows; k++) rows.push([]);
+    if (this.emitted + this.pendingEmptyRows + this.rowRepeat > MAX_ROWS) throw new FormatError('too-complex', `more than ${MAX_ROWS} rows`, { where: sheet.name });
+    if (this.pendingEmptyRows > 0) this.out.push({ cells: null, repeat: this.pendingEmptyRows });
+    // A repeated row with values is that many rows (its cells were counted once per repeat): made as taken.
+    this.out.push({ cells, repeat: this.rowRepeat });
+    this.emitted += this.pendingEmptyRows + this.rowRepeat;
     this.pendingEmptyRows = 0;
-    rows.push(cells);
-    // A repeated row with values is that many rows (its cells were counted once per repeat).
-    for (let k = 1; k < this.rowRepeat; k++) rows.push(cells.slice());
     this.row += this.rowRepeat;
   }
 
@@ -467,12 +825,14 @@ class OdsHandler implements XmlHandler {
     // Widths past the used columns (LibreOffice styles all 16,384) are dropped.
     const s = this.sheet;
     let used = s.merges.reduce((n, m) => Math.max(n, m.right + 1), 0);
-    for (const r of s.rows[0]) used = Math.max(used, r.length);
+    used = Math.max(used, this.widest);
     const widths = s.columnWidths;
     if (widths.length > used) widths.length = used;
     while (widths.length > 0 && widths[widths.length - 1] === undefined) widths.pop();
-    this.sheets.push(this.sheet);
+    this.done = s;
     this.sheet = null;
+    this.reading = false;
+    this.onDone();
   }
 }
 

@@ -55,6 +55,22 @@ export class XmlScanner {
   private started = false;
   constructor(private readonly h: XmlHandler) {}
 
+  private paused = false;
+
+  /**
+   * Stops after the token being handled: the rest of the chunk waits (as a cut token does) until resume(). A
+   * reader that has read what it was asked for stops there, and goes on later from the same place.
+   */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Scans what waited since pause(). */
+  resume(): void {
+    this.paused = false;
+    this.push(new Uint8Array(0));
+  }
+
   /** A UTF-16 part (it starts with a BOM) is turned into UTF-8 as it comes, and scanned as any other. */
   private utf16: TextDecoder | null = null;
 
@@ -120,6 +136,7 @@ export class XmlScanner {
     const n = b.length;
     let i = 0;
     while (i < n) {
+      if (this.paused) return i;
       if (b[i] !== LT) {
         const lt = b.indexOf(LT, i);
         if (lt >= 0) {
