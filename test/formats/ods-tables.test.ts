@@ -1,11 +1,15 @@
 // The ODS reader finds a package's tables (names, hidden state) in content.xml's bytes before reading any
 // (ods/read.ts TableTags): wherever the 16 KB pieces of a stored part cut the tags, and where bytes could
 // mislead (a comment or CDATA holding table markup, a table inside a cell, another prefix), it finds what
-// reading the part finds, and each table read gives its own rows.
+// reading the part finds, and each table read gives its own rows. A sheet streamed gives the table a whole read
+// gives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
+import { openWorkbook } from '../../tools/formats/index.ts';
 import { OdsBook } from '../../tools/formats/ods/read.ts';
+import { contextOf } from '../helpers/read-tables.ts';
+import { inputFile } from '../helpers/run-tool.ts';
 
 const HEAD =
   '<office:automatic-styles><style:style style:name="h" style:family="table"><style:table-properties table:display="false"/></style:style></office:automatic-styles>';
@@ -50,4 +54,24 @@ test('ods tables: markup in a comment or CDATA, a table inside a cell, another p
   assert.deepEqual(nested.cells, [null, 2]);
   const prefix = read(ods(table('T', 5, true, 't'), 't'));
   assert.deepEqual(prefix, { tables: ['T (oculta)'], cells: [5] });
+});
+
+test('ods stream: the same table as a whole read, also when a late row reaches left of the columns decided', () => {
+  const row = (cells: string) => `<table:table-row>${cells}</table:table-row>`;
+  const num = (v: number) => `<table:table-cell office:value-type="float" office:value="${v}"/>`;
+  const gap = '<table:table-cell/>';
+  // Past GATHER_ROWS rows starting at column B, one with a value in A: the stream restarts as a whole read.
+  for (const late of [false, true]) {
+    const rows = [row(`${gap}${num(0)}${num(0)}`), ...Array.from({ length: 1500 }, (_, i) => row(`${gap}${num(i)}${num(i * 2)}`))];
+    if (late) rows.push(row(`${num(-1)}${gap}${num(7)}`));
+    const bytes = ods(`<table:table table:name="S">${rows.join('')}</table:table>`);
+    const whole = openWorkbook(inputFile('s.ods', bytes), contextOf(), { hasHeader: true }).table();
+    const streamed = openWorkbook(inputFile('s.ods', bytes), contextOf(), { hasHeader: true }).stream((s) => {
+      const out: unknown[][] = [];
+      for (const batch of s) out.push(...batch.rows());
+      return { header: s.header, rows: out };
+    });
+    assert.deepEqual(streamed, { header: whole.header, rows: whole.rows() }, `late: ${late}`);
+    assert.equal(whole.rows().length, late ? 1501 : 1500);
+  }
 });

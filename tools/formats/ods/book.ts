@@ -3,12 +3,13 @@
 // Read as a table, its cells go through the grid every workbook reader shares (grid.ts), so extent, limits and
 // warnings are the same as for .xlsx. Read `full`, numbers and dates keep their number formats (FullCell) and
 // error cells stay errors; otherwise cells are plain values and errors their text, as the other readers give
-// them. A `full` sheet copied whole (copy.ts) is handed on as its rows are read (rowsAsRead), in sheet
+// them. A sheet streamed (Sheet.stream) hands its rows on as they are read (grid.ts StreamGrid), as the xlsx
+// reader's do; a `full` sheet copied whole (copy.ts) is handed on as its rows are read (rowsAsRead), in sheet
 // coordinates: nothing of it is held but the batch being written.
 import type { BookReader, SheetRead, SheetRows } from '../book.ts';
-import { FormatError } from '../errors.ts';
-import { gridTable, pastExtent, SheetGrid } from '../grid.ts';
-import { CellError, FullCell, type AnyCell, type Cell, type CellRange, type Table, type Visibility } from '../model.ts';
+import { FormatError, Restart } from '../errors.ts';
+import { gridTable, pastExtent, PulledSheet, RestartRead, SheetGrid, StreamGrid } from '../grid.ts';
+import { CellError, FullCell, type AnyCell, type Cell, type CellRange, type RowStream, type Table, type Visibility } from '../model.ts';
 import { OdsBook, verdicts, type OdsSheet } from './read.ts';
 
 export class OdsReader implements BookReader {
@@ -28,10 +29,41 @@ export class OdsReader implements BookReader {
   table(i: number, read: SheetRead): Table {
     const name = this.sheets[i].name;
     const grid = new SheetGrid(read.cells);
+    const fill = this.fill(i, grid);
+    let next: IteratorResult<void, Omit<OdsSheet, 'rows'>>;
+    while (!(next = fill.next()).done);
+    const sheet = next.value;
+    this.report(sheet, grid, read);
+    const table = grid.rows(read.file, name);
+    const widths = sheet.columnWidths.map((w) => w ?? null);
+    return gridTable(name, table, read.hasHeader, this.full ? { origin: grid.origin, merges: sheet.merges, widths } : undefined);
+  }
+
+  stream(i: number, read: SheetRead): RowStream {
+    // A full read's layout comes with the whole sheet.
+    if (this.full) return this.table(i, read);
+    const reader = this;
+    return new PulledSheet(this.sheets[i].name, read.hasHeader, (sink) => {
+      const grid = new StreamGrid(read.cells, sink);
+      return (function* pull() {
+        try {
+          reader.report(yield* reader.fill(i, grid), grid, read);
+          grid.rows();
+        } catch (err) {
+          if (err instanceof RestartRead) throw new Restart(err.message, (again: SheetRead) => reader.table(i, again));
+          throw err;
+        }
+      })();
+    });
+  }
+
+  /** Table `i`'s cells put in `grid` as they are read, a batch of rows a step; the table's facts at the end. */
+  private *fill(i: number, grid: SheetGrid): Generator<void, Omit<OdsSheet, 'rows'>> {
     const rows = this.book.read(i);
     let r = 0;
-    let next: IteratorResult<AnyCell[][], Omit<OdsSheet, 'rows'>>;
-    while (!(next = verdicts(() => rows.next())).done) {
+    for (;;) {
+      const next = verdicts(() => rows.next());
+      if (next.done) return next.value;
       for (const row of next.value) {
         for (let c = 0; c < row.length; c++) {
           const v = row[c];
@@ -44,13 +76,14 @@ export class OdsReader implements BookReader {
         }
         r++;
       }
+      yield;
     }
-    const sheet = next.value;
-    if (sheet.formulas > 0) read.report('warning', 'formulas_as_values', { name: read.file, sheet: name, count: sheet.formulas });
-    grid.report(read.report, read.file, name);
-    const table = grid.rows(read.file, name);
-    const widths = sheet.columnWidths.map((w) => w ?? null);
-    return gridTable(name, table, read.hasHeader, this.full ? { origin: grid.origin, merges: sheet.merges, widths } : undefined);
+  }
+
+  /** The sheet's warnings, once it is read. */
+  private report(sheet: Omit<OdsSheet, 'rows'>, grid: SheetGrid, read: SheetRead): void {
+    if (sheet.formulas > 0) read.report('warning', 'formulas_as_values', { name: read.file, sheet: sheet.name, count: sheet.formulas });
+    grid.report(read.report, read.file, sheet.name);
   }
 
   private copyRows(i: number, read: SheetRead): SheetRows {

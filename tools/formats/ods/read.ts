@@ -11,13 +11,17 @@
 // day; 24 hours or more stays a number of days), boolean, string (text:p as lines, text:s spaces, text:tab,
 // text:line-break; annotations left out), an error LibreOffice cached (calcext:value-type="error") → CellError.
 // A number or date whose data style has an Excel code (number-styles.ts) comes as a FullCell with that format;
-// a formula gives its cached value. Cells past `maxCells` → FormatError 'cells'.
+// a formula gives its cached value. Cells past `maxCells` (the tables read, each counted once) → FormatError
+// 'cells'.
+//
+// Nothing is held whole (OdsBook): the package is opened (styles, and the tables' names and visibility, found
+// in content.xml's bytes), and a table is read when asked for, its rows handed on in batches as content.xml is
+// inflated and scanned; a scan pauses after that table and goes on from there for the next.
 import { damaged, FormatError, NeedsFallback, passwordProtected } from '../errors.ts';
 import { BATCH_ROWS, CellError, FullCell, type AnyCell, type CellRange } from '../model.ts';
 import { AttrCursor, decodeEntities, MAX_TOKEN_BYTES, nameIs, XmlScanner, type XmlHandler } from '../xml/scan.ts';
 import { inflateChunks, inflateEntry, inflateWhole, InflateBudget, openZip, type ZipArchive, type ZipEntry } from '../zip/read.ts';
 import { excelCodeOf, type StylePart } from './number-styles.ts';
-
 import { INCHES_PER_CHAR } from './write.ts';
 
 const BOOLEAN_FORMULA = /^(of:)?=(TRUE|FALSE)\(\)$/i;
@@ -76,6 +80,8 @@ interface Pass {
   handler: OdsHandler;
   paused: boolean;
   ended: boolean;
+  /** The first table the pass can still read: -1 while a read is under way (or was left halfway). */
+  next: number;
 }
 
 /**
@@ -144,8 +150,9 @@ export class OdsBook {
    */
   *read(i: number): Generator<AnyCell[][], Omit<OdsSheet, 'rows'>> {
     let p = this.pass;
-    // A pass goes on from the table before; any other read starts again (the handler's tables met so far).
-    if (p === null || p.ended || p.handler.found.length > i) p = this.pass = this.start();
+    // A pass goes on after the table it last read whole; any other read starts again.
+    if (p === null || p.ended || p.next < 0 || p.next > i) p = this.pass = this.start();
+    p.next = -1;
     const h = p.handler;
     h.want = i;
     h.done = null;
@@ -182,6 +189,7 @@ export class OdsBook {
     const sheet = h.done as OdsSheet | null;
     if (sheet === null) throw new Error(`ods: table ${i + 1} not found where the package was found to hold it`);
     this.spent[i] = h.counter.used - base;
+    p.next = i + 1;
     // After the last table, the part is read to its end: its size and CRC are checked there.
     if (i === this.tables.length - 1) {
       p.paused = false;
@@ -199,7 +207,7 @@ export class OdsBook {
     const handler = OdsHandler.after(this.styles);
     handler.expected = this.tables;
     const scanner = new XmlScanner(handler);
-    const p: Pass = { chunks: inflateChunks(this.zip, this.content, this.inflate), scanner, handler, paused: false, ended: false };
+    const p: Pass = { chunks: inflateChunks(this.zip, this.content, this.inflate), scanner, handler, paused: false, ended: false, next: 0 };
     handler.onDone = () => {
       p.paused = true;
       scanner.pause();

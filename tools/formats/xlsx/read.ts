@@ -19,11 +19,10 @@
 // Opened `full` (openWorkbook's `cells: 'full'`), each sheet read whole also gives number formats, formulas,
 // error cells and its layout (origin, merged ranges, column widths): everything SheetJS's full read gives,
 // compared with it cell for cell in test/formats/xlsx-full.test.ts.
-import { ArrayBatch } from '../batch.ts';
 import type { BookReader, SheetRead } from '../book.ts';
 import { Restart } from '../errors.ts';
-import { CellBudget, gridTable, RestartRead, SheetGrid, StreamGrid, type GridSink } from '../grid.ts';
-import { cellText, type CellRange, type Row, type RowBatch, type RowStream, type Table } from '../model.ts';
+import { CellBudget, gridTable, PulledSheet, RestartRead, SheetGrid, StreamGrid } from '../grid.ts';
+import type { CellRange, Row, RowStream, Table } from '../model.ts';
 import { readSharedStrings } from './shared-strings.ts';
 import { sheetSteps, type SheetContext } from './sheet-xml.ts';
 import { readCellFormats } from './styles.ts';
@@ -97,79 +96,6 @@ export class XlsxReader implements BookReader {
     const base = this.inflate.used;
     yield* sheetSteps(this.zip, this.zip.get(this.sheets[i].path)!, this.inflate, { grid, sheet: this.sheets[i].name, ...this.parts, ...(layout ? { layout } : {}) });
     this.sheetBytes[i] = this.inflate.used - base;
-  }
-}
-
-/**
- * A sheet's rows pulled as the XML is read. Its head (titles, width) is known once the grid has decided the
- * table's columns: asking for it reads ahead that far, and the rows read meanwhile wait in a queue.
- */
-class PulledSheet implements RowStream {
-  readonly total = null;
-  rowCount = 0;
-  private head: { header: string[] | null; titleCells?: Row; width: number } | null = null;
-  private readonly queue: Row[][] = [];
-  private readonly pull: Iterator<void>;
-  private ended = false;
-
-  constructor(
-    readonly name: string,
-    private readonly hasHeader: boolean,
-    start: (sink: GridSink) => Iterator<void>,
-  ) {
-    this.pull = start({
-      open: (width) => {
-        if (!this.hasHeader) this.head = { header: null, width };
-        else if (width === 0) this.head = { header: [], width };
-      },
-      rows: (batch) => {
-        if (this.head === null) {
-          // The title row is the first row of the table, split off as a whole-sheet read splits it.
-          const titles = batch[0];
-          this.head = { header: titles.map(cellText), titleCells: titles, width: titles.length };
-          batch = batch.slice(1);
-          if (batch.length === 0) return;
-        }
-        this.queue.push(batch);
-      },
-      close: () => {},
-    });
-  }
-
-  private step(): boolean {
-    if (this.ended) return false;
-    if (this.pull.next().done) this.ended = true;
-    return !this.ended;
-  }
-
-  private known() {
-    while (this.head === null && this.step());
-    return this.head ?? { header: this.hasHeader ? [] : null, width: 0 };
-  }
-
-  get header(): string[] | null {
-    return this.known().header;
-  }
-
-  get titleCells(): Row | undefined {
-    return this.known().titleCells;
-  }
-
-  get width(): number {
-    return this.known().width;
-  }
-
-  *[Symbol.iterator](): Iterator<RowBatch> {
-    this.known();
-    for (;;) {
-      while (this.queue.length > 0) {
-        const batch = this.queue.shift()!;
-        this.rowCount += batch.length;
-        yield new ArrayBatch(batch);
-      }
-      if (this.ended) return;
-      this.step();
-    }
   }
 }
 

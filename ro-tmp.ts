@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { procMemory } from '/work/wt/ods-stream/bench/measure.ts';
+import { OdsBook } from '/work/wt/ods-stream/tools/formats/ods/read.ts';
+import '/work/wt/ods-stream/bench/service.ts';
+const base = process.memoryUsage().rss / 2 ** 20;
+const bytes = new Uint8Array(readFileSync('/tmp/odsw/medio.ods'));
+const mode = process.argv[2];
+const t = performance.now();
+const book = new OdsBook(bytes, 2e6);
+const afterOpen = procMemory(process.pid)!.hwmMb;
+let n = 0;
+if (mode !== 'open') for (const b of book.read(0)) n += b.length;
+const hwm = procMemory(process.pid)!.hwmMb;
+console.log(mode, Math.round(performance.now() - t), 'ms rows', n, 'base', Math.round(base), 'open growth', Math.round(afterOpen - base), 'growth', Math.round(hwm - base));
