@@ -27,6 +27,20 @@ test('frames: two frames come out whole from pieces of every size, pushed', () =
   }
 });
 
+test('frames: each file comes in a plain Uint8Array of its own, exactly its size (slice copies, as for an upload)', () => {
+  const { frames, reader } = collect();
+  reader.push(wire);
+  for (const [i, f] of frames[0].files.entries()) {
+    assert.equal(Object.getPrototypeOf(f), Uint8Array.prototype);
+    assert.equal(f.byteOffset, 0);
+    assert.equal(f.buffer.byteLength, files[i].length);
+  }
+  // A copy made by slice is not a view: writing to it leaves the file as it came.
+  const copy = frames[0].files[2].slice(0, 3);
+  copy[0] = 99;
+  assert.equal(frames[0].files[2][0], 0);
+});
+
 test('frames: file bytes read straight into target() land where they belong', () => {
   const { frames, reader } = collect();
   let at = 0;

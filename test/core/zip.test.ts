@@ -45,6 +45,27 @@ test('zipFiles: text deflated in several pieces, compressed formats stored, empt
   }
 });
 
+test('zipFiles: text that barely compresses (each piece deflated in several output steps) reads back whole; Python checks the CRC and the bytes', async () => {
+  // Seeded letters and digits: a 1 MB piece deflates to ~750 KB, past one async output step (ASYNC_OUT_BYTES).
+  let seed = 20261127;
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const text = new Uint8Array(2_500_000);
+  for (let i = 0; i < text.length; i++) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    text[i] = i % 64 === 63 ? 10 : alphabet.charCodeAt(seed >>> 26);
+  }
+  const zip = await zipFiles([{ name: 'ruido.csv', contentType: 'text/csv', bytes: text }, { name: 'otro.csv', contentType: 'text/csv', bytes: text.subarray(0, 1000) }], 'r.zip');
+  assert.ok(zip.bytes.length > text.length / 2, `barely compressed: ${zip.bytes.length} bytes`);
+  const dir = mkdtempSync(join(tmpdir(), 'zip-'));
+  try {
+    writeFileSync(join(dir, 'r.zip'), zip.bytes);
+    const sha = execFileSync('python3', ['-c', 'import sys, zipfile, hashlib; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print(hashlib.sha256(z.read("ruido.csv")).hexdigest())', join(dir, 'r.zip')], { encoding: 'utf8' });
+    assert.equal(sha.trim(), createHash('sha256').update(text).digest('hex'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('zipBuilder.deflatedText: a repeated part deflated once gives the same archive; different texts never share bytes', () => {
   const build = (styles: string, sheet: string) => {
     const zip = zipBuilder();
