@@ -65,13 +65,13 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
     const marks = startMarks();
     if (marks) watchPhases(req, res, marks);
     try {
-      res.locals.lang = requestLang(req);
+      // Express parses the query string again on every read of req.query.
+      const query = req.query;
+      res.locals.lang = requestLang(req, query);
       const tool = getTool(String(req.params.tool));
       // The run is counted from here, before its body is read: a bad key or no quota left is answered at
       // once, and a body refused while it is read counts like any run refused for its input.
       const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
-      // Express parses the query string again on every read of req.query.
-      const query = req.query;
       const caller = callerOf(req, query.lang);
       const call = await kernel.admission.open(tool.id, caller, declared);
       res.locals.call = call;
