@@ -1,6 +1,6 @@
 // The REST bridge: everything under /api/v1, plus /llms.txt. Mounted at the root by mcp/app.ts, after every
 // other router, so that its last handlers answer whatever no route took, in the Error body like the rest.
-import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { ToolError } from '../tools/core/errors.ts';
 import { getTool } from '../tools/core/registry.ts';
@@ -20,18 +20,6 @@ function methodNotAllowed(allow: string, checkTool = false) {
   };
 }
 
-/** Where a tool runs: the path nearly every call of the service takes. */
-export const RUN_PATH = '/api/v1/tools/:tool/run';
-
-/**
- * POST RUN_PATH with the bridge's error handler after it, for the app to register ahead of its routers: no
- * router before the bridge's takes that path, and walking their layers cost each run more than any single
- * step of its own checks. Its errors are answered as inside the bridge's router.
- */
-export function runRoute(kernel: Kernel): Array<RequestHandler | ErrorRequestHandler> {
-  return [...runHandlers(kernel), bridgeErrorHandler(kernel.config.MAX_INPUT_MB)];
-}
-
 export function createBridgeRouter(kernel: Kernel): express.Router {
   const router = express.Router();
   const GET = 'GET, HEAD';
@@ -43,8 +31,8 @@ export function createBridgeRouter(kernel: Kernel): express.Router {
   router.all('/api/v1/openapi.json', methodNotAllowed(GET));
   router.get('/llms.txt', llmsTxtHandler(kernel.config));
   router.all('/llms.txt', methodNotAllowed(GET));
-  // POST is the app's own route (runRoute), ahead of every router.
-  router.all(RUN_PATH, methodNotAllowed('POST', true));
+  router.post('/api/v1/tools/:tool/run', ...runHandlers(kernel));
+  router.all('/api/v1/tools/:tool/run', methodNotAllowed('POST', true));
   // Scoped to our paths, so errors of other routers that fall through this one are not answered here.
   router.use(['/api/v1', '/llms.txt'], bridgeErrorHandler(kernel.config.MAX_INPUT_MB));
   return router;

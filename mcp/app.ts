@@ -2,7 +2,7 @@
 // Each adapter parses its own bodies with limits from Config (framework defaults are far below ours).
 import express from 'express';
 import { createAdminRouter } from '../bridge/admin/router.ts';
-import { createBridgeRouter, finalErrorHandler, notFoundHandler, RUN_PATH, runRoute } from '../bridge/router.ts';
+import { createBridgeRouter, finalErrorHandler, notFoundHandler } from '../bridge/router.ts';
 import type { Kernel } from '../tools/core/kernel.ts';
 import { createWebRouter } from '../web/router.ts';
 import { hostCheck } from './host-check.ts';
@@ -13,7 +13,6 @@ export function createApp(kernel: Kernel): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxyValue(kernel.config.TRUST_PROXY));
   app.use(hostCheck(kernel.config));
-  app.post(RUN_PATH, ...runRoute(kernel));
   app.get('/health', (_req, res) => {
     res.json({ ok: true, jobs: kernel.jobs.active, maxJobs: kernel.config.MAX_JOBS });
   });
