@@ -31,9 +31,24 @@ export function parseDownload(raw: unknown): boolean {
   throw new RequestError('invalid_option', 'rest.errors.download', { option: 'download' });
 }
 
+/** The content types clients send for a run, which type-is reads as the accepted type named here (group 1 or 2). */
+const COMMON_TYPES = /^(?:(application\/json)(?:; ?charset=utf-8)?|(multipart\/form-data); ?boundary=[!#$%&'*+\-.0-9A-Z^_`a-z|~]+)$/i;
+
+/** req.is(ACCEPTED_TYPES), with the common content types told apart without type-is's parse of the header. */
+export function kindOf(req: Request): string | false | null {
+  const type = req.headers['content-type'];
+  // type-is's own test of a body: a Transfer-Encoding, or a Content-Length that reads as a number.
+  const hasBody = req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+  const common = hasBody && type !== undefined ? COMMON_TYPES.exec(type) : null;
+  if (common) return common[1] !== undefined ? 'application/json' : 'multipart/form-data';
+  return req.is(ACCEPTED_TYPES);
+}
+
 interface RunLocals {
   download: boolean;
   kind: 'json' | 'multipart';
+  /** Read once from the request: its address through the proxy rules, key and query cost a parse each time. */
+  caller: Caller;
 }
 
 /** The run route's handlers in order: checks that need no body, the JSON parser, then the run itself. */
@@ -50,16 +65,18 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
     const marks = startMarks();
     if (marks) watchPhases(req, res, marks);
     try {
-      res.locals.lang = requestLang(req);
+      // Express parses the query string again on every read of req.query.
+      const query = req.query;
+      res.locals.lang = requestLang(req, query);
       const tool = getTool(String(req.params.tool));
       // The run is counted from here, before its body is read: a bad key or no quota left is answered at
       // once, and a body refused while it is read counts like any run refused for its input.
       const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
-      const caller = callerOf(req);
+      const caller = callerOf(req, query.lang);
       const call = await kernel.admission.open(tool.id, caller, declared);
       res.locals.call = call;
-      const download = parseDownload(req.query.download);
-      const kind = req.is(ACCEPTED_TYPES);
+      const download = parseDownload(query.download);
+      const kind = kindOf(req);
       if (kind === null) throw new RequestError('invalid_option', 'rest.errors.empty_body');
       if (kind !== 'application/json' && kind !== 'multipart/form-data') {
         const received = String(req.headers['content-type'] ?? 'none').slice(0, 100);
@@ -73,7 +90,7 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
       if (kind === 'application/json' && Number(req.headers['content-length']) > bodyLimit) {
         throw new ToolError('input_too_large', { params: { max: config.MAX_INPUT_MB } });
       }
-      const locals: RunLocals = { download, kind: kind === 'application/json' ? 'json' : 'multipart' };
+      const locals: RunLocals = { download, kind: kind === 'application/json' ? 'json' : 'multipart', caller };
       res.locals.run = locals;
       // A run that cannot start (every slot taken, or too many bodies in flight) is answered before its body
       // is read; an admitted body holds its share of the budget until the answer is sent.
@@ -90,7 +107,7 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
 
   const run = async function runTool(req: Request, res: Response): Promise<void> {
     const tool = getTool(String(req.params.tool));
-    const { download, kind } = res.locals.run as RunLocals;
+    const { download, kind, caller } = res.locals.run as RunLocals;
     let args: Record<string, unknown>;
     let files: InputFile[] | undefined;
     if (kind === 'json') {
@@ -113,7 +130,7 @@ export function runHandlers(kernel: Kernel): RequestHandler[] {
     const lang: Lang = resolveLang(args.language, res.locals.lang);
     res.locals.lang = lang;
     const marks = res.locals.marks as PhaseMarks | undefined;
-    const result = await kernel.invoke(tool.id, { args, files, download, marks, stream: download }, callerOf(req), res.locals.call as Call);
+    const result = await kernel.invoke(tool.id, { args, files, download, marks, stream: download }, caller, res.locals.call as Call);
     mark(marks, 'answer');
     if (download) await sendDownload(res, result);
     else sendJson(res, result);
@@ -135,8 +152,8 @@ function watchPhases(req: Request, res: Response, marks: PhaseMarks): void {
 }
 
 /** The caller of a run: client address (per TRUST_PROXY), the key it sends, the `lang` of the URL. */
-function callerOf(req: Request): Caller {
-  return { ip: req.ip ?? req.socket.remoteAddress ?? '', apiKey: apiKeyFrom(req.headers), lang: resolveLang(req.query.lang) };
+function callerOf(req: Request, lang: unknown): Caller {
+  return { ip: req.ip ?? req.socket.remoteAddress ?? '', apiKey: apiKeyFrom(req.headers), lang: resolveLang(lang) };
 }
 
 /** The RunResponse. Written with end() rather than json(): an ETag over megabytes of base64 serves no POST. */
@@ -160,17 +177,19 @@ async function sendDownload(res: Response, result: InvokeResult): Promise<void> 
   const { streaming } = result;
   // Nothing is said until the first bytes are in: a result that stops before them is answered with its error.
   if (streaming) await arrived(streaming, Math.min(STREAM_CHUNK, body.length));
-  res.status(200).set(rateHeaders(result.rate)).set({
-    'Content-Type': file.contentType,
-    'Content-Length': String(body.length),
-    'Content-Disposition': contentDisposition(file.name),
-    'Cache-Control': 'no-store',
-    // A result such as HTML must never run in this origin if a browser opens it.
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': "default-src 'none'; sandbox",
-  });
+  // Set one by one on Node's response: Express's set() looks each name up for Content-Type's sake.
+  res.statusCode = 200;
+  for (const [name, value] of Object.entries(rateHeaders(result.rate))) res.setHeader(name, value);
+  // Only here does Express add to the header (a charset, for a text type).
+  res.set('Content-Type', file.contentType);
+  res.setHeader('Content-Length', String(body.length));
+  res.setHeader('Content-Disposition', contentDisposition(file.name));
+  res.setHeader('Cache-Control', 'no-store');
+  // A result such as HTML must never run in this origin if a browser opens it.
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
   const messages = messagesHeader(result.messages);
-  if (messages) res.set(MESSAGES_HEADER, messages);
+  if (messages) res.setHeader(MESSAGES_HEADER, messages);
   if (streaming) await streamBody(res, body, streaming);
   else res.end(body);
 }
@@ -235,6 +254,10 @@ export function contentDisposition(fileName: string): string {
 
 /** Messages as JSON with every non-ASCII character escaped (header values are Latin-1 at best); null if none. */
 export function messagesHeader(messages: InvokeResult['messages']): string | null {
+  if (messages.length === 0) return null;
+  // Every shorter list is shorter still: when all of them fit, that is the answer, without a text per prefix.
+  const all = asciiJson(messages);
+  if (all.length <= MAX_MESSAGES_HEADER) return all;
   const kept: InvokeResult['messages'] = [];
   let json = '';
   for (const m of messages) {

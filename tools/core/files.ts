@@ -116,8 +116,12 @@ function checkMain(spec: InputSpec, files: InputFile[]): void {
   checkExtensions(option, spec.formats, files);
 }
 
+/** extensionsOf for each tool's own declaration, built once instead of on every run. */
+const admittedByFormats = new WeakMap<readonly Format[], readonly string[]>();
+
 function checkExtensions(option: string, formats: readonly Format[], files: InputFile[]): void {
-  const admitted = extensionsOf(formats);
+  let admitted = admittedByFormats.get(formats);
+  if (!admitted) admittedByFormats.set(formats, (admitted = extensionsOf(formats)));
   for (const f of files) {
     if (!admitted.includes('.' + extensionOf(f.name))) {
       throw new ToolError('unsupported_format', {

@@ -17,11 +17,12 @@ export interface LangSource {
 
 /**
  * The language of what the service writes for a request before its body says otherwise (a run's `language`):
- * the `lang` query, else the best of Accept-Language, else Spanish.
+ * the `lang` query, else the best of Accept-Language, else Spanish. `query` is the request's, when the caller
+ * has it parsed already (Express parses it again on every read).
  */
-export function requestLang(req: LangSource): Lang {
-  const query = req.query.lang;
-  if (isLang(query)) return query;
+export function requestLang(req: LangSource, query: Record<string, unknown> = req.query): Lang {
+  const lang = query.lang;
+  if (isLang(lang)) return lang;
   if (!req.headers['accept-language']) return DEFAULT_LANG;
   const best = req.acceptsLanguages(...LANGS);
   return isLang(best) ? best : DEFAULT_LANG;

@@ -154,7 +154,8 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
     }
     const h = reply.head as unknown as JobReply & { result?: { files: Array<Omit<OutputFile, 'bytes'>> }; at?: [number, number] };
     if (job.marks) [job.marks.got, job.marks.done] = h.at ?? [];
-    const arrival = reply.arrival;
+    // A reply whose bytes came in with its head (any small one) is whole already: nothing left to stream.
+    const arrival = reply.arrival && reply.arrival.received < reply.arrival.total ? reply.arrival : undefined;
     if (!arrival) mark(job.marks, 'returned');
     if (!h.ok) throw new ToolError(h.code, { option: h.option, messageKey: h.messageKey, params: h.params });
     const files = h.result.files.map((f, i) => ({ name: f.name, contentType: f.contentType, bytes: reply.files[i] }));

@@ -17,7 +17,8 @@ const owned = new WeakSet<ArrayBuffer>();
  * buffer is let go even when the files are views of parts of it.
  */
 export function own(buffer: ArrayBufferLike): void {
-  if (buffer instanceof ArrayBuffer) owned.add(buffer);
+  // One too small to be let go is not listed: a small body's upload need not cost a WeakSet entry.
+  if (buffer instanceof ArrayBuffer && buffer.byteLength >= TRANSFER_MIN_BYTES) owned.add(buffer);
 }
 
 export function transferables(views: Iterable<Uint8Array>): ArrayBuffer[] {

@@ -86,13 +86,14 @@ export function runResponseBytes(r: InvokeResult): Buffer {
   return out;
 }
 
+const first = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h);
+
 /**
  * The API key a request carries: `Authorization: Bearer <key>` or `X-Api-Key: <key>`; undefined when neither
  * header is sent. An Authorization header in any other form (`Bearer` alone, `Token sk_…`, a bare key) is
  * null: credentials that were sent but cannot be read are refused (`invalid_api_key`), never ignored.
  */
 export function apiKeyFrom(headers: Record<string, string | string[] | undefined>): string | null | undefined {
-  const first = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h);
   const auth = first(headers.authorization);
   if (auth !== undefined) {
     const m = /^Bearer +(\S+)$/i.exec(auth.trim());
