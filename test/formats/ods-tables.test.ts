@@ -1,5 +1,5 @@
 // The ODS reader finds a package's tables (names, hidden state) in content.xml's bytes before reading any
-// (ods/read.ts TableTags): wherever the 16 KB pieces of a stored part cut the tags, and where bytes could
+// (ods/table-tags.ts): wherever the 16 KB pieces of a stored part cut the tags, and where bytes could
 // mislead (a comment or CDATA holding table markup, a table inside a cell, another prefix), it finds what
 // reading the part finds, and each table read gives its own rows. A sheet streamed gives the table a whole read
 // gives.
