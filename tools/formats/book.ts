@@ -261,23 +261,16 @@ export class Book implements Workbook {
     if (!reader.rowsAsRead) return null;
     const held: Parameters<Report>[] = [];
     const read: SheetRead = { ...this.options, file: this.file.name, report: (...m) => void held.push(m), cells: this.cells, ctx: this.ctx };
-    const named = (err: unknown) => {
-      if (err instanceof FormatError) {
-        err.file ??= this.file.name;
-        err.source ??= this.file;
-      }
-      return err;
-    };
+    const file = this.file;
     let sheet: SheetRows;
     try {
       sheet = reader.rowsAsRead(i, read);
     } catch (err) {
-      throw named(err);
+      throw namedFor(err, file);
     }
     const done = () => {
       for (const m of held) this.ctx.message(...m);
-      this.wanted.delete(i);
-      if (this.wanted.size === 0) this.reader = null;
+      this.release(i);
     };
     return {
       widths: sheet.widths,
@@ -290,7 +283,7 @@ export class Book implements Workbook {
             try {
               next = it.next();
             } catch (err) {
-              throw named(err);
+              throw namedFor(err, file);
             }
             if (next.done) break;
             yield next.value;
@@ -323,16 +316,13 @@ export class Book implements Workbook {
           this.repair = null;
         }
         for (const m of held) this.ctx.message(...m);
-        // What the reader holds (a ZIP's strings and styles, a BIFF stream) is let go once nothing more is read.
-        this.wanted.delete(i);
-        if (this.wanted.size === 0) this.reader = null;
+        this.release(i);
         return result;
       } catch (err) {
         this.cells.used = base;
         if (retry(err)) continue;
         if (err instanceof FormatError) {
-          err.file ??= this.file.name;
-          err.source ??= this.file;
+          namedFor(err, this.file);
           if (!repairable(err, this.fallback) || !fromReader.has(err)) throw err;
           this.useFallback(repairedBy(this.fallback, err));
           this.repaired = err;
@@ -345,6 +335,12 @@ export class Book implements Workbook {
         this.useFallback(this.fallback());
       }
     }
+  }
+
+  /** Sheet `i` is read: what the reader holds (a ZIP's strings and styles, a BIFF stream) is let go once nothing more is. */
+  private release(i: number): void {
+    this.wanted.delete(i);
+    if (this.wanted.size === 0) this.reader = null;
   }
 
   private useFallback(reader: BookReader): void {
@@ -374,8 +370,7 @@ export class Book implements Workbook {
       reader = open();
     } catch (err) {
       if (err instanceof FormatError) {
-        err.file ??= file.name;
-        err.source ??= file;
+        namedFor(err, file);
         if (!repairable(err, fallback)) throw err;
         const book = new Book(repairedBy(fallback, err), fallback, null, file, ctx, options, sheets);
         book.repaired = err;
@@ -418,6 +413,15 @@ function repairedBy(fallback: () => BookReader, verdict: FormatError): BookReade
     if (err instanceof FormatError && err.reason !== 'unreadable') throw Object.assign(err, { file: verdict.file, source: verdict.source });
     throw verdict;
   }
+}
+
+/** A FormatError names the file it was read from (the first one to name it wins). */
+function namedFor(err: unknown, file: SourceFile): unknown {
+  if (err instanceof FormatError) {
+    err.file ??= file.name;
+    err.source ??= file;
+  }
+  return err;
 }
 
 /** Marks a table read's errors as the reader's (a table read is the reader's alone). */
