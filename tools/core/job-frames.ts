@@ -116,8 +116,9 @@ export class FrameReader {
     this.headLength = -1;
     if (this.head.length > 65536) this.head = Buffer.allocUnsafe(256);
     this.message = message;
-    // Not zeroed (28 MB cost ~7 ms to zero here): every byte is written before a reader may use it, a file
-    // being read as it arrives only up to the bytes in. A plain Uint8Array (not a Buffer, whose slice is a view).
+    // Not zeroed (zeroing a large result is a pass over it of its own): every byte is written before a reader
+    // may use it, a file being read as it arrives only up to the bytes in. A plain Uint8Array (not a Buffer,
+    // whose slice is a view).
     this.files = sizes.map((s) => (s > 0 ? new Uint8Array(Buffer.allocUnsafeSlow(s).buffer, 0, s) : new Uint8Array(0)));
     this.file = 0;
     this.fileRead = 0;

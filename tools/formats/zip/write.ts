@@ -194,10 +194,9 @@ export interface Deflated {
 
 const deflateRawAsync = promisify(deflateRaw);
 /**
- * Output room per step of an async deflate. With zlib's default 16 KB, a piece took ~16 steps, each one
- * waiting for this thread to take the last one's bytes, so deflating stalled while the tool wrote the next
- * part: ten parts of split-rows' CSV with 2.5 ms of work between them took 113 ms, 92 ms at 256 KB (a
- * level-1 piece of text fits in one or two steps).
+ * Output room per step of an async deflate: each step waits for this thread to take the last one's bytes, so
+ * with zlib's default 16 KB a piece took ~16 steps and stalled while the tool wrote its next part; a level-1
+ * piece of text fits in one or two steps of this size.
  */
 const ASYNC_OUT_BYTES = 256 * 1024;
 
