@@ -83,11 +83,11 @@ export const JOB_YOUNG_GENERATION_MB = 24;
 /**
  * A job process's initial old generation (`--initial-old-space-size`), which V8 also keeps as the least its
  * allocation limit falls to. V8 counts the buffers a run allocates (its input, its results, zlib's) towards
- * that limit, and sets the limit from the heap left after a collection, about 35 MB of loaded code here,
- * times a growth factor of about 1.6 under a 1 GB heap bound: a 12 MB CSV split into ten parts crossed it
- * once or twice a run, each time a full collection marking those 35 MB again (on 2 cores, beside the deflate).
+ * that limit, and sets the limit from the heap left after a collection (mostly the tools' loaded code) times
+ * a growth factor that is small under a heap bound of about 1 GB: a run splitting a CSV of a few MB crossed
+ * it once or twice, each time a full collection marking all that code again, on the cores the deflate needs.
  * With this floor a collection comes every few such runs. A fresh process's peak is unchanged (its first
- * runs never reached a collection), and a process holding more than it after a job collects before the
+ * runs never reached a collection), and a process left holding much after a job still collects before the
  * next (process-pool.ts).
  */
 export const JOB_INITIAL_OLD_SPACE_MB = 128;

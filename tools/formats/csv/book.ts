@@ -84,8 +84,8 @@ export class RecordTable implements Table {
   }
 
   *[Symbol.iterator](): Iterator<RowBatch> {
-    // The record numbers once, each batch a view of them: a buffer per batch was a hundred allocations outside
-    // the heap per 100,000 rows, each one V8 counts towards its next collection.
+    // The record numbers once, each batch a view of them: a buffer per batch was an allocation outside the
+    // heap each, which V8 counts towards its next collection.
     const all = range(this.src.first, this.src.size);
     for (let k = 0; k < all.length; k += BATCH_ROWS) yield new RecordBatch(this.src, all.subarray(k, k + BATCH_ROWS), this.typed);
   }

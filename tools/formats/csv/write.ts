@@ -464,7 +464,7 @@ export class CsvWriter {
   /**
    * The run of consecutive records of the file from the batch's record `j` on (split-rows' parts are such
    * runs), copied into `out` at `p` with one view of the file instead of one per record, which made most of a
-   * part's writing (and 100,000 objects to collect per 100,000 rows). Where every record is as wide as the
+   * part's writing (and an object per record to collect). Where every record is as wide as the
    * table and ends in CRLF, the span is the run as written. Else the span goes to the end of the run's room
    * and each record moves down to its place (copyWithin): each moves by its line end's and padding's growth
    * over the records before it, so it never lands on a record not yet moved. Ends at a record written as text.

@@ -209,9 +209,9 @@ const EMPTY_FINAL = 2;
 /**
  * A piece deflated on libuv's threads with gzip framing, whose body is the raw deflate stream a ZIP entry holds
  * (the same bytes as deflateRaw's) and whose trailer gives the piece's CRC-32: computed by zlib as it reads the
- * piece, off this thread, where node's crc32() took 9-10 ms a run of split-rows' 12 MB on it. A piece other
- * than the last is written with a sync flush, then finished, which adds only the empty final block and the
- * trailer, both left out.
+ * piece, off this thread, where node's crc32() would read it again on this one. A piece other than the last
+ * is written with a sync flush, then finished, which adds only the empty final block and the trailer, both
+ * left out.
  */
 function deflatePiece(piece: Uint8Array, level: number, last: boolean): Promise<{ body: Uint8Array<ArrayBuffer>; crc: number }> {
   const framed = (gz: Buffer, tail: number) => ({ body: gz.subarray(GZIP_HEAD, gz.length - tail) as Uint8Array<ArrayBuffer>, crc: gz.readUInt32LE(gz.length - GZIP_TAIL) });
