@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
+import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { zipFiles } from '../../tools/core/output.ts';
-import { crc32Combine, zipBuilder } from '../../tools/formats/zip/write.ts';
+import { crc32Combine, deflatePieces, zipBuilder } from '../../tools/formats/zip/write.ts';
 
 const PY = `
 import sys, zipfile
@@ -63,6 +63,26 @@ test('zipFiles: text that barely compresses (each piece deflated in several outp
     assert.equal(sha.trim(), createHash('sha256').update(text).digest('hex'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('deflatePieces: the deflate stream is byte for byte zlib deflateRaw of each 1 MB piece (sync-flushed, the last finished), and the CRC and size are those of the bytes', async () => {
+  let seed = 11;
+  const noise = Buffer.from(Array.from({ length: 2_300_000 }, () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24));
+  const text = Buffer.from('fecha;importe;ñandú "x"\r\n'.repeat(150_000)); // ~3.9 MB
+  for (const [label, bytes] of [['noise', noise], ['text', text], ['exactly one piece', text.subarray(0, 1 << 20)], ['one byte past', text.subarray(0, (1 << 20) + 1)], ['small', Buffer.from('a,b\r\n')], ['empty', Buffer.alloc(0)]] as const) {
+    for (const level of [1, 4]) {
+      const d = await deflatePieces(bytes, level);
+      const expected: Buffer[] = [];
+      for (let at = 0; at < bytes.length || at === 0; at += 1 << 20) {
+        const last = at + (1 << 20) >= bytes.length;
+        expected.push(deflateRawSync(bytes.subarray(at, at + (1 << 20)), { level, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH }));
+      }
+      assert.equal(d.pieces.length, expected.length, label);
+      d.pieces.forEach((p, i) => assert.ok(Buffer.from(p).equals(expected[i]), `${label}, level ${level}, piece ${i}`));
+      assert.deepEqual([d.size, d.crc], [bytes.length, crc32(bytes)], label);
+      assert.ok(inflateRawSync(Buffer.concat(d.pieces)).equals(bytes), label);
+    }
   }
 });
 

@@ -81,6 +81,18 @@ export const RECLAIM_AFTER_MS = 5_000;
 export const JOB_YOUNG_GENERATION_MB = 24;
 
 /**
+ * A job process's initial old generation (`--initial-old-space-size`), which V8 also keeps as the least its
+ * allocation limit falls to. V8 counts the buffers a run allocates (its input, its results, zlib's) towards
+ * that limit, and sets the limit from the heap left after a collection (mostly the tools' loaded code) times
+ * a growth factor that is small under a heap bound of about 1 GB: a run splitting a CSV of a few MB crossed
+ * it once or twice, each time a full collection marking all that code again, on the cores the deflate needs.
+ * With this floor a collection comes every few such runs. A fresh process's peak is unchanged (its first
+ * runs never reached a collection), and a process left holding much after a job still collects before the
+ * next (process-pool.ts).
+ */
+export const JOB_INITIAL_OLD_SPACE_MB = 128;
+
+/**
  * Heap a job process holds before any run (the tools' code and their tables, about 30 MB), added to
  * JOB_MEMORY_MB for V8's own bound. The binding bound is the resident memory a process gains during a run
  * (process-pool.ts), which counts buffers too; V8's is there for a heap that grows faster than it is read.
@@ -127,6 +139,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
           maxProcesses: limits.MAX_JOBS,
           heapMb: limits.JOB_MEMORY_MB + JOB_BASE_HEAP_MB,
           youngMb: JOB_YOUNG_GENERATION_MB,
+          initialOldMb: JOB_INITIAL_OLD_SPACE_MB,
           memoryMb: limits.JOB_MEMORY_MB,
           idleMs: WORKER_IDLE_MS,
           startMs: WORKER_START_S * 1000,

@@ -406,8 +406,9 @@ export class CsvWriter {
     for (let i = 0; i < chunks.length; i++) size += plans[i]?.size ?? (chunks[i] as Buffer).length;
     // The text was counted as it was encoded; the records copied count now, before the copy is made.
     for (let i = 0; i < chunks.length; i++) if (plans[i]) this.budget?.add(plans[i]!.size);
-    // Its own memory, exactly sized: never a slice of Node's shared buffer pool.
-    const out = new Uint8Array(size);
+    // Its own memory, exactly sized: never a slice of Node's shared buffer pool. Not zeroed (a pass over the
+    // whole part of its own): the copy writes every byte, which the check below holds it to.
+    const out = new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
     let p = 0;
     for (let i = 0; i < chunks.length; i++) {
       const plan = plans[i];
@@ -417,6 +418,8 @@ export class CsvWriter {
         p += (chunks[i] as Buffer).length;
       }
     }
+    // Never reached; if it were, the rest of the buffer would be memory that was never written.
+    if (p !== size) throw new Error(`CSV writer: ${p} bytes written of ${size} planned`);
     chunks.length = 0;
     return out;
   }
@@ -455,6 +458,59 @@ export class CsvWriter {
     return { size, lines, spans };
   }
 
+  /** Where the last run copyRun copied ends (an index into its batch's records). */
+  private runEnd = 0;
+
+  /**
+   * The run of consecutive records of the file from the batch's record `j` on (split-rows' parts are such
+   * runs), copied into `out` at `p` with one view of the file instead of one per record, which made most of a
+   * part's writing (and an object per record to collect). Where every record is as wide as the
+   * table and ends in CRLF, the span is the run as written. Else the span goes to the end of the run's room
+   * and each record moves down to its place (copyWithin): each moves by its line end's and padding's growth
+   * over the records before it, so it never lands on a record not yet moved. Ends at a record written as text.
+   */
+  private copyRun(batch: RecordBatch, lines: Map<number, Buffer> | null, j: number, out: Uint8Array, p: number): number {
+    const { ks, src } = batch;
+    const { bytes, starts, ends, counts } = src;
+    const width = this.width;
+    const d = this.delimiter.charCodeAt(0);
+    let last = j;
+    let asWritten = true;
+    let room = 0;
+    for (;;) {
+      const k = ks[last];
+      room += ends[k] - starts[k] + Math.max(0, width - Math.max(counts[k], 1)) + 2;
+      if (counts[k] < width) asWritten = false;
+      const next = last + 1;
+      // The line end between two records is at most 2 bytes: never more than what a record grows by.
+      if (next >= ks.length || ks[next] !== k + 1 || starts[k + 1] - ends[k] > 2 || (lines !== null && lines.has(next))) break;
+      if (starts[k + 1] !== ends[k] + 2 || bytes[ends[k]] !== CR || bytes[ends[k] + 1] !== LF) asWritten = false;
+      last = next;
+    }
+    this.runEnd = last;
+    const first = starts[ks[j]];
+    const span = new Uint8Array(bytes.buffer, bytes.byteOffset + first, ends[ks[last]] - first);
+    if (asWritten) {
+      out.set(span, p);
+      p += span.length;
+      out[p++] = CR;
+      out[p++] = LF;
+      return p;
+    }
+    const at = p + room - span.length;
+    out.set(span, at);
+    for (let i = j; i <= last; i++) {
+      const k = ks[i];
+      const from = at + starts[k] - first;
+      out.copyWithin(p, from, from + ends[k] - starts[k]);
+      p += ends[k] - starts[k];
+      for (let f = Math.max(counts[k], 1); f < width; f++) out[p++] = d;
+      out[p++] = CR;
+      out[p++] = LF;
+    }
+    return p;
+  }
+
   private copy(batch: RecordBatch, plan: ReturnType<CsvWriter['plan']>, out: Uint8Array, at: number): number {
     const { src, ks, drop } = batch;
     const { bytes, starts, ends, counts } = src;
@@ -478,6 +534,11 @@ export class CsvWriter {
       }
       const k = ks[j];
       let fields = counts[k];
+      if (!spans && j + 1 < ks.length && ks[j + 1] === k + 1) {
+        p = this.copyRun(batch, lines, j, out, p);
+        j = this.runEnd;
+        continue;
+      }
       if (spans && drop < fields) {
         const s = spans[2 * j];
         const e = spans[2 * j + 1];
