@@ -93,6 +93,13 @@ export const JOB_YOUNG_GENERATION_MB = 24;
 export const JOB_INITIAL_OLD_SPACE_MB = 128;
 
 /**
+ * The floor a pool gets: at most an eighth of what a run may gain (JOB_MEMORY_MB), the garbage process-pool.ts
+ * lets a process keep after a job. Garbage left uncollected counts in that bound, so a small one (a container
+ * with little memory) must not wait for 128 MB of it before collecting.
+ */
+export const initialOldSpaceMb = (jobMemoryMb: number) => Math.min(JOB_INITIAL_OLD_SPACE_MB, Math.floor(jobMemoryMb / 8));
+
+/**
  * Heap a job process holds before any run (the tools' code and their tables, about 30 MB), added to
  * JOB_MEMORY_MB for V8's own bound. The binding bound is the resident memory a process gains during a run
  * (process-pool.ts), which counts buffers too; V8's is there for a heap that grows faster than it is read.
@@ -139,7 +146,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
           maxProcesses: limits.MAX_JOBS,
           heapMb: limits.JOB_MEMORY_MB + JOB_BASE_HEAP_MB,
           youngMb: JOB_YOUNG_GENERATION_MB,
-          initialOldMb: JOB_INITIAL_OLD_SPACE_MB,
+          initialOldMb: initialOldSpaceMb(limits.JOB_MEMORY_MB),
           memoryMb: limits.JOB_MEMORY_MB,
           idleMs: WORKER_IDLE_MS,
           startMs: WORKER_START_S * 1000,
