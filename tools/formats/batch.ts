@@ -1,6 +1,40 @@
 // Rows in memory as the model's batches and tables, and the first rows a writer keeps for the preview.
 import { BATCH_ROWS, PREVIEW_ROWS, widthOf, type AnyCell, type Cell, type Row, type RowBatch, type Table, type TableData, type TableHead, type TableLayout, type TablePreview, type Written } from './model.ts';
 
+/**
+ * Rows handed on as a reader's generator makes them (a sheet's part or a CSV read in one pass): each step of
+ * `pull` may queue batches, which wait there until the rows are iterated. A subclass sets `pull` in its
+ * constructor, and `beforeRows` when something must be known before the first batch goes.
+ */
+export abstract class PulledRows {
+  rowCount = 0;
+  protected readonly queue: Row[][] = [];
+  protected pull!: Iterator<void>;
+  protected ended = false;
+
+  /** One step of the reader; false once it has ended. */
+  protected step(): boolean {
+    if (this.ended) return false;
+    if (this.pull.next().done) this.ended = true;
+    return !this.ended;
+  }
+
+  protected beforeRows(): void {}
+
+  *[Symbol.iterator](): Iterator<RowBatch> {
+    this.beforeRows();
+    for (;;) {
+      while (this.queue.length > 0) {
+        const batch = this.queue.shift()!;
+        this.rowCount += batch.length;
+        yield new ArrayBatch(batch);
+      }
+      if (this.ended) return;
+      this.step();
+    }
+  }
+}
+
 /** Rows already made, as a batch. */
 export class ArrayBatch<C = Cell> implements RowBatch<C> {
   constructor(private readonly list: Row<C>[]) {}

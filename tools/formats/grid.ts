@@ -21,8 +21,8 @@
 //   a value are empty, counted in another.
 //
 // StreamGrid, below, gives the same table a batch of rows at a time instead of keeping it (Sheet.stream).
-import { ArrayBatch, ArrayTable } from './batch.ts';
-import { BATCH_ROWS, cellText, columnLetter, type Cell, type Row, type RowBatch, type RowStream, type Table, type TableLayout } from './model.ts';
+import { ArrayTable, PulledRows } from './batch.ts';
+import { BATCH_ROWS, cellText, columnLetter, type Cell, type Row, type RowStream, type Table, type TableLayout } from './model.ts';
 import type { Report } from './report.ts';
 import { FormatError } from './errors.ts';
 
@@ -285,19 +285,16 @@ export class StreamGrid extends SheetGrid {
  * A sheet's rows pulled as its part is read (xlsx, ods). Its head (titles, width) is known once the grid has decided the
  * table's columns: asking for it reads ahead that far, and the rows read meanwhile wait in a queue.
  */
-export class PulledSheet implements RowStream {
+export class PulledSheet extends PulledRows implements RowStream {
   readonly total = null;
-  rowCount = 0;
   private head: { header: string[] | null; titleCells?: Row; width: number } | null = null;
-  private readonly queue: Row[][] = [];
-  private readonly pull: Iterator<void>;
-  private ended = false;
 
   constructor(
     readonly name: string,
     private readonly hasHeader: boolean,
     start: (sink: GridSink) => Iterator<void>,
   ) {
+    super();
     this.pull = start({
       open: (width) => {
         if (!this.hasHeader) this.head = { header: null, width };
@@ -317,12 +314,6 @@ export class PulledSheet implements RowStream {
     });
   }
 
-  private step(): boolean {
-    if (this.ended) return false;
-    if (this.pull.next().done) this.ended = true;
-    return !this.ended;
-  }
-
   private known() {
     while (this.head === null && this.step());
     return this.head ?? { header: this.hasHeader ? [] : null, width: 0 };
@@ -340,17 +331,8 @@ export class PulledSheet implements RowStream {
     return this.known().width;
   }
 
-  *[Symbol.iterator](): Iterator<RowBatch> {
+  protected override beforeRows(): void {
     this.known();
-    for (;;) {
-      while (this.queue.length > 0) {
-        const batch = this.queue.shift()!;
-        this.rowCount += batch.length;
-        yield new ArrayBatch(batch);
-      }
-      if (this.ended) return;
-      this.step();
-    }
   }
 }
 

@@ -5,10 +5,10 @@
 // The parser is our own, not papaparse: papaparse picks one line ending per file, so a file mixing CRLF and
 // LF loses row breaks. The reader never trims a value.
 import { isAscii, isUtf8 } from 'node:buffer';
-import { ArrayBatch } from '../batch.ts';
+import { PulledRows } from '../batch.ts';
 import { FormatError, Restart } from '../errors.ts';
 import { EXTENT_FACTOR } from '../grid.ts';
-import type { Cell, Row, RowBatch, RowStream, SourceFile, TableData, TextEncodingName } from '../model.ts';
+import type { Cell, Row, RowStream, SourceFile, TableData, TextEncodingName } from '../model.ts';
 import { silent, type Report } from '../report.ts';
 import { ColumnTexts, RecentDates } from '../shared-cells.ts';
 import { DateOrders, detectType, type DateOrder, type DetectOptions } from './detect-type.ts';
@@ -347,16 +347,12 @@ export function readCsv(file: SourceFile, o: CsvReadOptions): CsvRead {
  * the whole text (a quote left open until the end), iterating throws Restart, whose read parses the whole text.
  * Messages go to `report` once every row has been read.
  */
-export class OnePassCsv implements RowStream {
+export class OnePassCsv extends PulledRows implements RowStream {
   readonly name: string;
   readonly total = null;
   readonly delimiter: string;
-  rowCount = 0;
   private titles: string[] | null = null;
-  private readonly queue: Row[][] = [];
   private readonly flow: CsvFlow;
-  private readonly pull: Iterator<void>;
-  private ended = false;
 
   constructor(
     private readonly file: SourceFile,
@@ -364,6 +360,7 @@ export class OnePassCsv implements RowStream {
     private readonly report: Report,
     whole: boolean,
   ) {
+    super();
     this.name = baseNameOf(file.name);
     this.delimiter = o.delimiter;
     this.flow = new CsvFlow(o.hasHeader, { titles: (cells) => void (this.titles = cells as string[]), rows: (batch) => void this.queue.push(batch) }, o.maxCells ?? Infinity);
@@ -416,12 +413,6 @@ export class OnePassCsv implements RowStream {
     flow.reportRagged(this.report, file.name);
   }
 
-  private step(): boolean {
-    if (this.ended) return false;
-    if (this.pull.next().done) this.ended = true;
-    return !this.ended;
-  }
-
   /** The titles as read (padded to the width once every row is read), or null without a header. */
   get header(): string[] | null {
     if (!this.o.hasHeader) return null;
@@ -432,18 +423,6 @@ export class OnePassCsv implements RowStream {
   /** The widest record so far: final once every row is read. */
   get width(): number {
     return this.flow.width;
-  }
-
-  *[Symbol.iterator](): Iterator<RowBatch> {
-    for (;;) {
-      while (this.queue.length > 0) {
-        const batch = this.queue.shift()!;
-        this.rowCount += batch.length;
-        yield new ArrayBatch(batch);
-      }
-      if (this.ended) return;
-      this.step();
-    }
   }
 }
 
