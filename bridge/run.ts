@@ -15,6 +15,7 @@ import { contentCoding, discardRest, jsonBody } from '../tools/core/http-body.ts
 import { mark, runPhases, startMarks, type PhaseMarks } from '../tools/core/phases.ts';
 import { answerError, RequestError } from './http-error.ts';
 import { coerceFields, readMultipart } from './multipart.ts';
+import { PLAIN_FORM_TYPE } from './multipart-scan.ts';
 
 /** Response header carrying the run's messages on a download (the body is the file): JSON, ASCII-escaped. */
 export const MESSAGES_HEADER = 'X-Tool-Messages';
@@ -31,16 +32,18 @@ export function parseDownload(raw: unknown): boolean {
   throw new RequestError('invalid_option', 'rest.errors.download', { option: 'download' });
 }
 
-/** The content types clients send for a run, which type-is reads as the accepted type named here (group 1 or 2). */
-const COMMON_TYPES = /^(?:(application\/json)(?:; ?charset=utf-8)?|(multipart\/form-data); ?boundary=[!#$%&'*+\-.0-9A-Z^_`a-z|~]+)$/i;
+/** The JSON content types clients send for a run (the multipart one is the multipart reader's PLAIN_FORM_TYPE). */
+const PLAIN_JSON_TYPE = /^application\/json(?:; ?charset=utf-8)?$/i;
 
 /** req.is(ACCEPTED_TYPES), with the common content types told apart without type-is's parse of the header. */
 export function kindOf(req: Request): string | false | null {
   const type = req.headers['content-type'];
   // type-is's own test of a body: a Transfer-Encoding, or a Content-Length that reads as a number.
   const hasBody = req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
-  const common = hasBody && type !== undefined ? COMMON_TYPES.exec(type) : null;
-  if (common) return common[1] !== undefined ? 'application/json' : 'multipart/form-data';
+  if (hasBody && type !== undefined) {
+    if (PLAIN_JSON_TYPE.test(type)) return 'application/json';
+    if (PLAIN_FORM_TYPE.test(type)) return 'multipart/form-data';
+  }
   return req.is(ACCEPTED_TYPES);
 }
 
