@@ -14,7 +14,7 @@
 import { CellBudget } from './grid.ts';
 import { FormatError, NeedsFallback, Restart } from './errors.ts';
 import { listText } from './report.ts';
-import type { AnyCell, Cell, CellRange, ContentFormat, FormatContext, Report, RowBatch, RowStream, Sheet, SourceFile, Table, TextEncodingName, Visibility, Workbook } from './model.ts';
+import type { AnyCell, Cell, ContentFormat, FormatContext, Report, RowBatch, RowStream, Sheet, SheetRows, SourceFile, Table, TextEncodingName, Visibility, Workbook } from './model.ts';
 
 /** How the caller reads a file: the same for every sheet. */
 export interface ReadOptions {
@@ -35,20 +35,6 @@ export interface SheetRead extends ReadOptions {
   /** The run's cell limit, shared by the file's sheets. */
   cells: CellBudget;
   ctx: FormatContext;
-}
-
-/**
- * A sheet read `full` as its rows come, to be copied as it was (copy.ts): in sheet coordinates, so nothing is
- * held to find the table's origin. Its widths and merges are complete once the rows are read: only a writer
- * that reads them after the rows (xlsx) takes a sheet this way.
- */
-export interface SheetRows {
-  /** Widths by sheet column, in characters (null or undefined: the default). */
-  readonly widths: (number | null | undefined)[];
-  /** Merged ranges, in sheet coordinates. */
-  readonly merges: CellRange[];
-  /** From the sheet's first row, each ending at its last value; empty rows are empty arrays, trailing ones left out. */
-  readonly rows: Iterable<AnyCell[][]>;
 }
 
 /** What a format gives the machinery. Reading may throw NeedsFallback (when the reader has a fallback). */

@@ -160,11 +160,22 @@ export interface Sheet<C = Cell> {
    * as rows come (and its `total` unknown).
    */
   stream<T>(use: (rows: RowStream<C>) => T, o?: { onePass?: boolean }): T;
-  /**
-   * A sheet of a workbook read `full`, as its rows are read, in sheet coordinates, with its widths and merges
-   * complete once the rows are (book.ts SheetRows); null when its reader reads sheets whole.
-   */
-  rowsAsRead?(): { readonly widths: readonly (number | null | undefined)[]; readonly merges: readonly CellRange[]; readonly rows: Iterable<AnyCell[][]> } | null;
+  /** A sheet of a workbook read `full`, as its rows are read (SheetRows); null when its reader reads sheets whole. */
+  rowsAsRead?(): SheetRows | null;
+}
+
+/**
+ * A sheet read `full` as its rows come, to be copied as it was (copy.ts): in sheet coordinates, so nothing is
+ * held to find the table's origin. Its widths and merges are complete once the rows are read: only a writer
+ * that reads them after the rows (xlsx) takes a sheet this way.
+ */
+export interface SheetRows {
+  /** Widths by sheet column, in characters (null or undefined: the default). */
+  readonly widths: readonly (number | null | undefined)[];
+  /** Merged ranges, in sheet coordinates. */
+  readonly merges: readonly CellRange[];
+  /** From the sheet's first row, each ending at its last value; empty rows are empty arrays, trailing ones left out. */
+  readonly rows: Iterable<AnyCell[][]>;
 }
 
 /** What a file's content was read as. */

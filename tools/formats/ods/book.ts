@@ -6,10 +6,10 @@
 // them. A sheet streamed (Sheet.stream) hands its rows on as they are read (grid.ts StreamGrid), as the xlsx
 // reader's do; a `full` sheet copied whole (copy.ts) is handed on as its rows are read (rowsAsRead), in sheet
 // coordinates: nothing of it is held but the batch being written.
-import type { BookReader, SheetRead, SheetRows } from '../book.ts';
+import type { BookReader, SheetRead } from '../book.ts';
 import { FormatError, Restart } from '../errors.ts';
 import { gridTable, pastExtent, PulledSheet, RestartRead, SheetGrid, StreamGrid } from '../grid.ts';
-import { CellError, FullCell, type AnyCell, type Cell, type CellRange, type RowStream, type Table, type Visibility } from '../model.ts';
+import { CellError, FullCell, type AnyCell, type Cell, type CellRange, type RowStream, type SheetRows, type Table, type Visibility } from '../model.ts';
 import { OdsBook, verdicts, type OdsSheet } from './read.ts';
 
 export class OdsReader implements BookReader {
