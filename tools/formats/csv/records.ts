@@ -15,6 +15,7 @@ import { baseNameOf, checkCells, decodeAs, decodeText, detectDelimiter, guessUtf
 import { encodingLabel } from './charset.ts';
 import { CR, END, FieldScan, fieldText, LF, QUOTE, scanField, stopsOf } from './tokens.ts';
 import { detectType, type DetectOptions } from './detect-type.ts';
+import { RECORD_INTS, WINDOW, windowScanner, type WindowScan, type WindowScanner } from './records-wasm.ts';
 import { silent, type Report } from '../report.ts';
 
 /** Record flags: its bytes are written unchanged (`PLAIN`); every field is empty (`BLANK`). */
@@ -321,7 +322,7 @@ function lineAt(b: Buffer, pos: number): number {
   return line;
 }
 
-interface Scan {
+export interface Scan {
   starts: Int32Array;
   ends: Int32Array;
   counts: Int32Array;
@@ -341,7 +342,7 @@ interface Scan {
  * writeCsv would write its fields back as the same bytes: unquoted fields without a quote, quoted fields that
  * need their quotes (a delimiter, quote, CR or LF inside) and have nothing after the closing quote.
  */
-function scanRecords(b: Buffer, d: number): Scan {
+export function scanRecords(b: Buffer, d: number, wasm: WindowScanner | null = windowScanner(d)): Scan {
   const n = b.length;
   const guess = sizesOf(b, d);
   let cap = Math.max(16, Math.min(guess.records, 1 << 20));
@@ -359,6 +360,43 @@ function scanRecords(b: Buffer, d: number): Scan {
   const stops = stopsOf(d);
   let i = 0;
   while (i < n) {
+    // The module takes the whole records of the window from here; what it leaves (none taken) is read below.
+    let w: WindowScan | null = null;
+    if (wasm !== null) {
+      const to = Math.min(n, i + WINDOW);
+      w = wasm(b, i, to, to === n, d);
+      if (w.count === 0) w = null;
+    }
+    const need = w === null ? 1 : w.count;
+    if (size + need > cap) {
+      while (size + need > cap) cap *= 2;
+      starts = grow(starts, cap);
+      ends = grow(ends, cap);
+      counts = grow(counts, cap);
+      if (firsts !== null) firsts = grow(firsts, cap);
+      const fl = new Uint8Array(cap);
+      fl.set(flags);
+      flags = fl;
+    }
+    if (w !== null) {
+      const r = w.records;
+      for (let j = 0, o = 0; j < w.count; j++, o += RECORD_INTS) {
+        starts[size] = i + r[o];
+        ends[size] = i + r[o + 1];
+        counts[size] = r[o + 2];
+        flags[size] = r[o + 3];
+        if (firsts !== null) firsts[size] = nf + r[o + 4];
+        size++;
+      }
+      if (fieldAt !== null) {
+        while (nf + w.fields > fieldAt.length) fieldAt = growOffsets(fieldAt);
+        fieldAt.set(w.offsets.subarray(0, w.fields), nf);
+        nf += w.fields;
+      }
+      used += w.used;
+      i += w.taken;
+      continue;
+    }
     const recStart = i;
     let fields = 0;
     let nonEmpty = 0;
@@ -420,16 +458,6 @@ function scanRecords(b: Buffer, d: number): Scan {
       recEnd = i;
       i += b[i] === CR && b[i + 1] === LF ? 2 : 1;
       break;
-    }
-    if (size === cap) {
-      cap *= 2;
-      starts = grow(starts, cap);
-      ends = grow(ends, cap);
-      counts = grow(counts, cap);
-      if (firsts !== null) firsts = grow(firsts, cap);
-      const fl = new Uint8Array(cap);
-      fl.set(flags);
-      flags = fl;
     }
     if (firsts !== null) firsts[size] = firstField;
     starts[size] = recStart;
