@@ -203,6 +203,8 @@ const SHORT: Record<number, number> = { 8: 98, 9: 116, 10: 110, 12: 102, 13: 114
 /** A growing output buffer of bytes. */
 class ByteOut {
   buf: Buffer;
+  /** The buffer seen 4 bytes at a time (keys, text without escapes). */
+  view: DataView;
   at = 0;
   constructor(
     size: number,
@@ -210,6 +212,7 @@ class ByteOut {
     private readonly budget: ResultBudget | null = null,
   ) {
     this.buf = Buffer.allocUnsafeSlow(Math.max(size, 1024));
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
   }
   room(n: number): void {
     if (this.at + n <= this.buf.length) return;
@@ -217,6 +220,7 @@ class ByteOut {
     const bigger = Buffer.allocUnsafeSlow(Math.max(this.at + n, Math.floor(this.buf.length * 1.5)));
     bigger.set(this.buf.subarray(0, this.at));
     this.buf = bigger;
+    this.view = new DataView(bigger.buffer, bigger.byteOffset, bigger.length);
   }
   /** Bytes too short for a native copy to pay (keys, brackets). */
   put(bytes: Uint8Array): void {
@@ -266,15 +270,25 @@ const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
  */
 function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | null, nuls: Nuls, budget: ResultBudget | null = null): JsonOut {
   const p = pieces(o);
-  // Every column's `"key": ` encoded once, end to end (a Uint8Array per key costs a wide table dearly).
-  const keys = new ByteOut(o.width * 16);
-  const keyAt = new Int32Array(o.width + 1);
-  for (let i = 0; i < o.width; i++) {
-    keyAt[i] = keys.at;
-    keys.text(p.prefix[i]);
+  // Every column's `"key": `, and the same after a comma, encoded once as 4-byte words end to end (a
+  // Uint8Array per key costs a wide table dearly): a key is written a word at a time, its last word's padding
+  // overwritten by what follows.
+  const keys = new ByteOut(o.width * 40);
+  const keyAt = new Int32Array(2 * o.width + 1);
+  const keyLength = new Int32Array(2 * o.width);
+  for (let i = 0; i < 2 * o.width; i++) {
+    keyAt[i] = keys.at >> 2;
+    const from = keys.at;
+    keys.text((i & 1 ? ',' : '') + p.prefix[i >> 1]);
+    keyLength[i] = keys.at - from;
+    keys.room(3);
+    while (keys.at & 3) keys.buf[keys.at++] = 0;
   }
-  keyAt[o.width] = keys.at;
-  const keyBytes = keys.buf;
+  keyAt[2 * o.width] = keys.at >> 2;
+  const keyWords = new Int32Array(keyAt[2 * o.width]);
+  for (let w = 0; w < keyWords.length; w++) keyWords[w] = keys.view.getInt32(4 * w, true);
+  let keysLength = 0;
+  for (let i = 0; i < o.width; i++) keysLength += keyLength[2 * i + 1];
   const rowStart = utf8(p.rowStart);
   const nextRowStart = utf8(',' + p.rowStart);
   const closeAfter = utf8(p.closeAfter);
@@ -291,17 +305,16 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
   const rows = src.rowCount + (titles ? 1 : 0);
   // Every key and value written once, as without skip-empty-values; with it, the size of a sparse table's
   // JSON is unknown (empty cells write nothing), and the buffer grows from the file's size.
-  const out = new ByteOut(p.skip ? b.length * 2 + 1024 : b.length + 16 + rows * (keyAt[o.width] + o.width * 3 + 8), budget);
+  const out = new ByteOut(p.skip ? b.length * 2 + 1024 : b.length + 16 + rows * (keysLength + o.width * 2 + 8), budget);
   /** The key of column `col`, after a comma unless it is the row's first value. */
   const key = (col: number, first: boolean) => {
-    const from = keyAt[col];
-    const to = keyAt[col + 1];
-    out.room(to - from + 1);
-    const ob = out.buf;
-    let at = out.at;
-    if (!first) ob[at++] = COMMA;
-    for (let i = from; i < to; i++) ob[at++] = keyBytes[i];
-    out.at = at;
+    const k = first ? 2 * col : 2 * col + 1;
+    const to = keyAt[k + 1];
+    out.room(4 * (to - keyAt[k]));
+    const view = out.view;
+    const at = out.at;
+    for (let w = keyAt[k], o = at; w < to; w++, o += 4) view.setInt32(o, keyWords[w], true);
+    out.at = at + keyLength[k];
   };
   out.ascii('[');
   let n = 0;
