@@ -238,12 +238,21 @@ class ByteOut {
     for (let i = 0; i < s.length; i++) o[at++] = s.charCodeAt(i);
     this.at = at;
   }
-  /** Bytes copied as they are (a few: a number). */
-  copy(b: Uint8Array, from: number, to: number): void {
-    this.room(to - from);
+  /**
+   * A few bytes (`bv` seeing `b`) copied as they are, between quotes when `quoted` (a number, a day): 4 at a
+   * time, the last word's extra bytes overwritten by what follows.
+   */
+  copy(b: Uint8Array, bv: DataView, from: number, to: number, quoted: boolean): void {
+    this.room(to - from + 5);
     const o = this.buf;
+    const view = this.view;
     let at = this.at;
-    for (let i = from; i < to; i++) o[at++] = b[i];
+    if (quoted) o[at++] = QUOTE;
+    if (to + 3 <= b.length) {
+      for (let i = from, w = at; i < to; i += 4, w += 4) view.setInt32(w, bv.getInt32(i, true), true);
+      at += to - from;
+    } else for (let i = from; i < to; i++) o[at++] = b[i];
+    if (quoted) o[at++] = QUOTE;
     this.at = at;
   }
   text(s: string): void {
@@ -297,6 +306,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
   const close = utf8(p.close);
   const { bytes: b, starts, ends, literal } = src;
   const bv = new DataView(b.buffer, b.byteOffset, b.length);
+  const unclosed = literal.size > 0;
   const d = src.delimiter.charCodeAt(0);
   // A field that may be typed is scanned by the CSV grammar (csv/tokens.ts) and its text read as Latin-1.
   const scan = new FieldScan();
@@ -349,7 +359,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
       let empty = false;
       /** The field's bytes are its JSON: as they are (a number, a boolean word) or between quotes (a date). */
       let plain = 0;
-      if (i < end && b[i] === QUOTE && !(literal.size > 0 && literal.has(i))) {
+      if (i < end && b[i] === QUOTE && !(unclosed && literal.has(i))) {
         const c = b[i + 1];
         let typed: Cell | undefined;
         if (c !== QUOTE ? CANDIDATE[c] || (c === COMMA && decimalComma) : b[i + 2] !== QUOTE) {
@@ -385,11 +395,13 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
           i++;
           continue;
         } else {
-          while (i < end && b[i] !== d) i++;
-          const len = i - s;
           // The commonest typed values need no text made: a number written as String() writes it is copied,
           // and the lower-case boolean words are themselves.
-          if (CANDIDATE[c] === NUMERIC ? plainNumber(b, s, i) : (len === 4 && isWord(b, s, TRUE)) || (len === 5 && isWord(b, s, FALSE))) plain = COPIED;
+          const number = CANDIDATE[c] === NUMERIC ? plainNumberEnd(b, s, end, d) : -1;
+          if (number >= 0) i = number;
+          else while (i < end && b[i] !== d) i++;
+          const len = i - s;
+          if (number >= 0 || (len === 4 && isWord(b, s, TRUE)) || (len === 5 && isWord(b, s, FALSE))) plain = COPIED;
           else if (len === 10 && isoDay(b, s)) plain = QUOTED;
           else if (CANDIDATE[c] === NUMERIC || len === 4 || len === 5 || len === 9) {
             const t = (line ??= b.toString('latin1', start, end)).slice(s - start, i - start);
@@ -411,12 +423,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
         key(col, written++ === 0);
         if (empty) out.ascii('null');
         else if (ascii !== null) out.ascii(ascii);
-        else if (plain === COPIED) out.copy(b, s, i);
-        else if (plain === QUOTED) {
-          out.ascii('"');
-          out.copy(b, s, i);
-          out.ascii('"');
-        }
+        else if (plain !== 0) out.copy(b, bv, s, i, plain === QUOTED);
         else {
           out.room(6 * (i - s) + 2);
           escapedBytes(out, b, s, i);
@@ -510,30 +517,32 @@ function isWord(b: Uint8Array, at: number, word: Uint8Array): boolean {
 }
 
 /**
- * Whether the bytes `from`–`to` are a number detectType types (csv/detect-type.ts) that plainAsText would copy
- * as it is: `-?(0|[1-9]\d*)(\.\d*[1-9])?`, not `-0`, at most 15 significant digits, fewer than six zeros
- * after `0.`. Anything else (a decimal comma, `.5`, trailing zeros, ids…) goes the way of text and detectType.
+ * Where the field from `from` ends (the delimiter `d` or `end`) when it is a number detectType types
+ * (csv/detect-type.ts) that plainAsText would copy as it is, else -1: `-?(0|[1-9]\d*)(\.\d*[1-9])?`, not `-0`, at
+ * most 15 significant digits, fewer than six zeros after `0.`. Anything else (a decimal comma, `.5`, trailing
+ * zeros, ids…) goes the way of text and detectType. Its end is found in the same pass (no delimiter is a digit,
+ * a point or a minus).
  */
-function plainNumber(b: Uint8Array, from: number, to: number): boolean {
+function plainNumberEnd(b: Uint8Array, from: number, end: number, d: number): number {
   let i = b[from] === MINUS ? from + 1 : from;
-  if (i >= to) return false;
+  if (i >= end) return -1;
   let significant = 0;
   if (b[i] === ZERO) {
     i++;
-    if (i < to && b[i] >= ZERO && b[i] <= NINE) return false;
+    if (i < end && b[i] >= ZERO && b[i] <= NINE) return -1;
   } else {
-    for (; i < to && b[i] >= ZERO && b[i] <= NINE; i++) significant++;
-    if (significant === 0) return false;
+    for (; i < end && b[i] >= ZERO && b[i] <= NINE; i++) significant++;
+    if (significant === 0) return -1;
   }
-  if (i === to) return significant <= 15 && !(significant === 0 && from < i - 1);
-  if (b[i] !== DOT) return false;
+  if (i === end || b[i] === d) return significant <= 15 && !(significant === 0 && from < i - 1) ? i : -1;
+  if (b[i] !== DOT) return -1;
   const fraction = ++i;
   let zeros = 0;
-  for (; i < to && b[i] >= ZERO && b[i] <= NINE; i++) {
+  for (; i < end && b[i] >= ZERO && b[i] <= NINE; i++) {
     if (significant > 0 || b[i] !== ZERO) significant++;
     else zeros++;
   }
-  return i === to && i > fraction && b[to - 1] !== ZERO && significant <= 15 && zeros < 6;
+  return (i === end || b[i] === d) && i > fraction && b[i - 1] !== ZERO && significant <= 15 && zeros < 6 ? i : -1;
 }
 
 /**
