@@ -579,8 +579,9 @@ function escapedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: 
     const o = out.buf;
     const ov = out.view;
     let at = out.at;
-    for (; i < stop; i++) {
-      // 4 bytes none of which is escaped nor the delimiter are copied as one word.
+    scan: while (i < stop) {
+      // 4 bytes none of which is escaped nor the delimiter are copied as one word; the word that holds one
+      // (or the block's last bytes) byte by byte.
       while (i + 4 <= stop) {
         const v = bv.getInt32(i, true);
         if (((v - 0x20202020) & ~v & 0x80808080) | hasByte(v, 0x22222222) | hasByte(v, 0x5c5c5c5c) | hasByte(v, dd)) break;
@@ -588,12 +589,13 @@ function escapedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: 
         i += 4;
         at += 4;
       }
-      if (i >= stop) break;
-      const c = b[i];
-      if (c > hi) o[at++] = c;
-      else if (c === d) break;
-      else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
-      else at = escapeByte(o, at, c);
+      for (const upTo = Math.min(stop, i + 4); i < upTo; i++) {
+        const c = b[i];
+        if (c > hi) o[at++] = c;
+        else if (c === d) break scan;
+        else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
+        else at = escapeByte(o, at, c);
+      }
     }
     out.at = at;
     if (i < stop || i >= end) break;
@@ -620,7 +622,7 @@ function escapedQuoted(out: ByteOut, b: Buffer, bv: DataView, scan: FieldScan, d
     const o = out.buf;
     const ov = out.view;
     let at = out.at;
-    for (; i < stop; i++) {
+    while (i < stop) {
       while (i + 4 <= stop) {
         const v = bv.getInt32(i, true);
         if (((v - 0x20202020) & ~v & 0x80808080) | hasByte(v, 0x22222222) | hasByte(v, 0x5c5c5c5c)) break;
@@ -628,17 +630,18 @@ function escapedQuoted(out: ByteOut, b: Buffer, bv: DataView, scan: FieldScan, d
         i += 4;
         at += 4;
       }
-      if (i >= stop) break;
-      const c = b[i];
-      if (c > hi) o[at++] = c;
-      else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
-      else if (c !== QUOTE) at = escapeByte(o, at, c);
-      else if (i === close) continue;
-      else {
-        o[at++] = BACKSLASH;
-        o[at++] = QUOTE;
-        // The second quote of the pair, inside the quotes; after them a quote is a plain character.
-        if (i < close) i++;
+      for (const upTo = Math.min(stop, i + 4); i < upTo; i++) {
+        const c = b[i];
+        if (c > hi) o[at++] = c;
+        else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
+        else if (c !== QUOTE) at = escapeByte(o, at, c);
+        else if (i === close) continue;
+        else {
+          o[at++] = BACKSLASH;
+          o[at++] = QUOTE;
+          // The second quote of the pair, inside the quotes; after them a quote is a plain character.
+          if (i < close) i++;
+        }
       }
     }
     out.at = at;
