@@ -13,7 +13,7 @@ import { RecordBatch } from '../csv/book.ts';
 import { csvText } from '../csv/write.ts';
 import type { TableWriter } from '../xlsx/write.ts';
 import type { CsvRecords } from '../csv/records.ts';
-import { FieldScan, fieldText, scanField } from '../csv/tokens.ts';
+import { CR, FieldScan, fieldText, LF, scanField } from '../csv/tokens.ts';
 import { detectType } from '../csv/detect-type.ts';
 import { nulFilter, type CharFilter } from '../removed.ts';
 import type { ResultBudget } from '../budget.ts';
@@ -374,10 +374,11 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
           i = next;
         }
         if (typed === undefined || typeof typed === 'string') {
-          // Text: copied from the bytes with its escapes, `""` as one quote.
+          // Text: copied from the bytes with its escapes, `""` as one quote, while its end is looked for. A
+          // quote that never closes (the record scan leaves none) is a plain character.
           key(col, written++ === 0);
-          if (typed === undefined) i = scanField(scan, b, i, end, d, literal);
-          escapedQuoted(out, b, bv, scan, d);
+          i = quotedUntil(out, b, bv, s, end, d);
+          if (i < 0) i = escapedUntil(out, b, bv, s, end, d);
           col++;
           if (i >= end) break;
           i++;
@@ -605,24 +606,24 @@ function escapedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: 
 }
 
 /**
- * A quoted field, as `scan` (csv/tokens.ts) found it, as a JSON string: the text between the quotes (where
- * every quote is the first of a `""` pair, written as one quote), then whatever follows the closing quote up
- * to the field's end. Room is made a block at a time, as escapedUntil makes it.
+ * The quoted field whose opening quote is at `from` as a JSON string, cut by csv/tokens.ts's grammar in the same
+ * pass: the text between the quotes (`""` written as one quote), then whatever follows the closing quote up to
+ * the field's end (the delimiter, CR, LF or `end`). Returns where the field ends; -1, nothing written, when the
+ * quote never closes. Room is made a block at a time, as escapedUntil makes it.
  */
-function escapedQuoted(out: ByteOut, b: Buffer, bv: DataView, scan: FieldScan, d: number): void {
-  const hi = d > BACKSLASH ? d : BACKSLASH;
-  const close = scan.close;
-  const end = scan.end;
+function quotedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: number, d: number): number {
+  const mark = out.at;
   out.room(1);
   out.buf[out.at++] = QUOTE;
-  let i = scan.start + 1;
-  for (;;) {
+  let i = from + 1;
+  let closed = false;
+  while (!closed) {
     const stop = Math.min(end, i + 16_384);
     out.room(6 * (stop - i) + 1);
     const o = out.buf;
     const ov = out.view;
     let at = out.at;
-    while (i < stop) {
+    scan: while (i < stop) {
       while (i + 4 <= stop) {
         const v = bv.getInt32(i, true);
         if (((v - 0x20202020) & ~v & 0x80808080) | hasByte(v, 0x22222222) | hasByte(v, 0x5c5c5c5c)) break;
@@ -632,22 +633,36 @@ function escapedQuoted(out: ByteOut, b: Buffer, bv: DataView, scan: FieldScan, d
       }
       for (const upTo = Math.min(stop, i + 4); i < upTo; i++) {
         const c = b[i];
-        if (c > hi) o[at++] = c;
-        else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
+        if (c > BACKSLASH || (c >= 0x20 && c !== QUOTE && c !== BACKSLASH)) o[at++] = c;
         else if (c !== QUOTE) at = escapeByte(o, at, c);
-        else if (i === close) continue;
-        else {
+        else if (b[i + 1] === QUOTE) {
           o[at++] = BACKSLASH;
           o[at++] = QUOTE;
-          // The second quote of the pair, inside the quotes; after them a quote is a plain character.
-          if (i < close) i++;
+          i++;
+        } else {
+          closed = true;
+          i++;
+          break scan;
         }
       }
     }
     out.at = at;
-    if (i >= end) break;
+    if (!closed && i >= end) {
+      out.at = mark;
+      return -1;
+    }
   }
+  // After the closing quote every byte up to the field's end is a character, a quote too (seldom any).
+  for (; i < end; i++) {
+    const c = b[i];
+    if (c === d || c === CR || c === LF) break;
+    out.room(6);
+    if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) out.buf[out.at++] = c;
+    else out.at = escapeByte(out.buf, out.at, c);
+  }
+  out.room(1);
   out.buf[out.at++] = QUOTE;
+  return i;
 }
 
 /**
