@@ -313,6 +313,8 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
   const latin1 = (from: number, to: number) => b.toString('latin1', from, to);
   const decimalComma = src.delimiter !== ',';
   const typing = { decimalComma };
+  const candidate = decimalComma ? CANDIDATE_COMMA : CANDIDATE;
+  const skip = p.skip;
   const dates = new Map<number, string>();
   const dateTexts = new Map<string, string>();
   const rows = src.rowCount + (titles ? 1 : 0);
@@ -362,7 +364,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
       if (i < end && b[i] === QUOTE && !(unclosed && literal.has(i))) {
         const c = b[i + 1];
         let typed: Cell | undefined;
-        if (c !== QUOTE ? CANDIDATE[c] || (c === COMMA && decimalComma) : b[i + 2] !== QUOTE) {
+        if (c !== QUOTE ? candidate[c] !== 0 : b[i + 2] !== QUOTE) {
           // It may be typed (or be empty): its value read as Latin-1 (the quotes undone) is typed, and kept
           // only when it is a number, date or boolean (all ASCII).
           const next = scanField(scan, b, i, end, d, literal);
@@ -387,7 +389,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
       } else {
         const c = i < end ? b[i] : d;
         if (c === d) empty = true;
-        else if (!(CANDIDATE[c] || (c === COMMA && decimalComma))) {
+        else if (candidate[c] === 0) {
           // Text for sure (nothing typed starts so): copied with its escapes while its end is looked for.
           key(col, written++ === 0);
           i = escapedUntil(out, b, bv, i, end, d);
@@ -398,13 +400,13 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
         } else {
           // The commonest typed values need no text made: a number written as String() writes it is copied,
           // and the lower-case boolean words are themselves.
-          const number = CANDIDATE[c] === NUMERIC ? plainNumberEnd(b, s, end, d) : -1;
+          const number = candidate[c] === NUMERIC ? plainNumberEnd(b, s, end, d) : -1;
           if (number >= 0) i = number;
           else while (i < end && b[i] !== d) i++;
           const len = i - s;
           if (number >= 0 || (len === 4 && isWord(b, s, TRUE)) || (len === 5 && isWord(b, s, FALSE))) plain = COPIED;
           else if (len === 10 && isoDay(b, s)) plain = QUOTED;
-          else if (CANDIDATE[c] === NUMERIC || len === 4 || len === 5 || len === 9) {
+          else if (candidate[c] === NUMERIC || len === 4 || len === 5 || len === 9) {
             const t = (line ??= b.toString('latin1', start, end)).slice(s - start, i - start);
             // A date's text is remembered by its own text: a column of dates repeats them.
             const maybeDate = len >= 8 && (b[s + 4] === MINUS || b[s + 1] === SLASH || b[s + 2] === SLASH);
@@ -420,7 +422,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
           }
         }
       }
-      if (!empty || !p.skip) {
+      if (!empty || !skip) {
         key(col, written++ === 0);
         if (empty) out.ascii('null');
         else if (ascii !== null) out.ascii(ascii);
@@ -435,7 +437,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
       i++;
     }
     for (; col < o.width; col++) {
-      if (p.skip) continue;
+      if (skip) continue;
       key(col, written++ === 0);
       out.ascii('null');
     }
@@ -476,6 +478,9 @@ const WORD = 2;
 const CANDIDATE = new Uint8Array(256);
 for (const c of '0123456789-.') CANDIDATE[c.charCodeAt(0)] = NUMERIC;
 for (const c of 'tfvTFV') CANDIDATE[c.charCodeAt(0)] = WORD;
+/** The same where a number may start with a decimal comma (`,5`). */
+const CANDIDATE_COMMA = CANDIDATE.slice();
+CANDIDATE_COMMA[COMMA] = 3;
 const SLASH = 47;
 const ZERO = 48;
 
