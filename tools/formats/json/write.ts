@@ -585,20 +585,33 @@ function escapedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: 
     const o = out.buf;
     const ov = out.view;
     let at = out.at;
-    scan: while (i < stop) {
-      // 4 bytes none of which is escaped nor the delimiter are copied as one word; the word that holds one
-      // (or the block's last bytes) byte by byte.
+    scan: {
+      // 4 bytes at a time: the word is written whole, and when one of its bytes is escaped or the delimiter,
+      // the bytes before the first such are kept (what follows overwrites the rest).
       while (i + 4 <= stop) {
         const v = bv.getInt32(i, true);
-        if (((v - 0x20202020) & ~v & 0x80808080) | hasByte(v, 0x22222222) | hasByte(v, 0x5c5c5c5c) | hasByte(v, dd)) break;
+        const m = stopMask(v, dd);
         ov.setInt32(at, v, true);
-        i += 4;
-        at += 4;
+        if (m === 0) {
+          i += 4;
+          at += 4;
+          continue;
+        }
+        const k = firstMarked(m);
+        i += k;
+        at += k;
+        const c = b[i++];
+        if (c === d) {
+          i--;
+          break scan;
+        }
+        at = escapeByte(o, at, c);
       }
-      for (const upTo = Math.min(stop, i + 4); i < upTo; i++) {
+      // The block's last bytes.
+      for (; i < stop; i++) {
         const c = b[i];
         if (c > hi) o[at++] = c;
-        else if (c === d) break scan;
+        else if (c === d) break;
         else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
         else at = escapeByte(o, at, c);
       }
@@ -668,6 +681,20 @@ function quotedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: n
   out.room(1);
   out.buf[out.at++] = QUOTE;
   return i;
+}
+
+/**
+ * The bytes of the word `v` that a text copy stops at, each as its high bit: below 0x20, a quote, a backslash, or
+ * `dd` (the delimiter repeated; a quote again inside quotes). A byte above a marked one may be marked too; the
+ * first marked byte is always one of them.
+ */
+function stopMask(v: number, dd: number): number {
+  return ((v - 0x20202020) & ~v & 0x80808080) | hasByte(v, 0x22222222) | hasByte(v, 0x5c5c5c5c) | hasByte(v, dd);
+}
+
+/** The index (0–3, in the order of the bytes) of the first byte a mask marks. */
+function firstMarked(m: number): number {
+  return (31 - Math.clz32(m & -m)) >> 3;
 }
 
 /**
