@@ -641,15 +641,32 @@ function quotedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: n
     const o = out.buf;
     const ov = out.view;
     let at = out.at;
-    scan: while (i < stop) {
+    scan: {
+      // 4 bytes at a time, as escapedUntil copies them.
       while (i + 4 <= stop) {
         const v = bv.getInt32(i, true);
-        if (((v - 0x20202020) & ~v & 0x80808080) | hasByte(v, 0x22222222) | hasByte(v, 0x5c5c5c5c)) break;
+        const m = stopMask(v, 0x22222222);
         ov.setInt32(at, v, true);
-        i += 4;
-        at += 4;
+        if (m === 0) {
+          i += 4;
+          at += 4;
+          continue;
+        }
+        const k = firstMarked(m);
+        i += k;
+        at += k;
+        const c = b[i++];
+        if (c !== QUOTE) at = escapeByte(o, at, c);
+        else if (b[i] === QUOTE) {
+          o[at++] = BACKSLASH;
+          o[at++] = QUOTE;
+          i++;
+        } else {
+          closed = true;
+          break scan;
+        }
       }
-      for (const upTo = Math.min(stop, i + 4); i < upTo; i++) {
+      for (; i < stop; i++) {
         const c = b[i];
         if (c > BACKSLASH || (c >= 0x20 && c !== QUOTE && c !== BACKSLASH)) o[at++] = c;
         else if (c !== QUOTE) at = escapeByte(o, at, c);
