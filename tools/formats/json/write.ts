@@ -401,11 +401,14 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
           // The commonest typed values need no text made: a number written as String() writes it is copied,
           // and the lower-case boolean words are themselves.
           const number = candidate[c] === NUMERIC ? plainNumberEnd(b, s, end, d) : -1;
+          // A day is its own text between quotes, found without looking for its end first.
+          const day = number < 0 && s + 10 <= end && (s + 10 === end || b[s + 10] === d) && isoDay(b, s);
           if (number >= 0) i = number;
+          else if (day) i = s + 10;
           else while (i < end && b[i] !== d) i++;
           const len = i - s;
           if (number >= 0 || (len === 4 && isWord(b, s, TRUE)) || (len === 5 && isWord(b, s, FALSE))) plain = COPIED;
-          else if (len === 10 && isoDay(b, s)) plain = QUOTED;
+          else if (day) plain = QUOTED;
           else if (candidate[c] === NUMERIC || len === 4 || len === 5 || len === 9) {
             const t = (line ??= b.toString('latin1', start, end)).slice(s - start, i - start);
             // A date's text is remembered by its own text: a column of dates repeats them.
