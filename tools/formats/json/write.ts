@@ -284,22 +284,23 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
   // byte loop), its last word's padding overwritten by what follows. The words are read and written as
   // doubles, whose bits none of them can make a NaN (which a copy might change): that takes the exponent's
   // bits all set, a last byte 0x7f or 0xff after one of 0xf0 or more, never seen in UTF-8.
-  const keys = new ByteOut(o.width * 48);
-  const keyAt = new Int32Array(2 * o.width + 1);
-  const keyLength = new Int32Array(2 * o.width);
-  for (let i = 0; i < 2 * o.width; i++) {
+  const keys = new ByteOut(o.width * 96);
+  // Key 4i + k of column i: after a comma when k & 1, with a text's opening quote when k & 2.
+  const keyAt = new Int32Array(4 * o.width + 1);
+  const keyLength = new Int32Array(4 * o.width);
+  for (let i = 0; i < 4 * o.width; i++) {
     keyAt[i] = keys.at >> 3;
     const from = keys.at;
-    keys.text((i & 1 ? ',' : '') + p.prefix[i >> 1]);
+    keys.text((i & 1 ? ',' : '') + p.prefix[i >> 2] + (i & 2 ? '"' : ''));
     keyLength[i] = keys.at - from;
     keys.room(7);
     while (keys.at & 7) keys.buf[keys.at++] = 0;
   }
-  keyAt[2 * o.width] = keys.at >> 3;
-  const keyWords = new Float64Array(keyAt[2 * o.width]);
+  keyAt[4 * o.width] = keys.at >> 3;
+  const keyWords = new Float64Array(keyAt[4 * o.width]);
   for (let w = 0; w < keyWords.length; w++) keyWords[w] = keys.view.getFloat64(8 * w, true);
   let keysLength = 0;
-  for (let i = 0; i < o.width; i++) keysLength += keyLength[2 * i + 1];
+  for (let i = 0; i < o.width; i++) keysLength += keyLength[4 * i + 1];
   const rowStart = utf8(p.rowStart);
   const nextRowStart = utf8(',' + p.rowStart);
   const closeAfter = utf8(p.closeAfter);
@@ -321,9 +322,9 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
   // Every key and value written once, as without skip-empty-values; with it, the size of a sparse table's
   // JSON is unknown (empty cells write nothing), and the buffer grows from the file's size.
   const out = new ByteOut(p.skip ? b.length * 2 + 1024 : b.length + 16 + rows * (keysLength + o.width * 2 + 8), budget);
-  /** The key of column `col`, after a comma unless it is the row's first value. */
-  const key = (col: number, first: boolean) => {
-    const k = first ? 2 * col : 2 * col + 1;
+  /** The key of column `col`, after a comma unless it is the row's first value, a text's opening quote after it when `text`. */
+  const key = (col: number, first: boolean, text: boolean) => {
+    const k = 4 * col + (first ? 0 : 1) + (text ? 2 : 0);
     const to = keyAt[k + 1];
     out.room(8 * (to - keyAt[k]));
     const view = out.view;
@@ -337,7 +338,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
     out.put(rowStart);
     nuls.at.row = 1;
     for (let i = 0; i < o.width; i++) {
-      key(i, i === 0);
+      key(i, i === 0, false);
       nuls.at.col = i;
       out.text(stringText(titles[i], nuls.nul));
     }
@@ -378,7 +379,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
         if (typed === undefined || typeof typed === 'string') {
           // Text: copied from the bytes with its escapes, `""` as one quote, while its end is looked for. A
           // quote that never closes (the record scan leaves none) is a plain character.
-          key(col, written++ === 0);
+          key(col, written++ === 0, true);
           i = quotedUntil(out, b, bv, s, end, d);
           if (i < 0) i = escapedUntil(out, b, bv, s, end, d);
           col++;
@@ -391,7 +392,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
         if (c === d) empty = true;
         else if (candidate[c] === 0) {
           // Text for sure (nothing typed starts so): copied with its escapes while its end is looked for.
-          key(col, written++ === 0);
+          key(col, written++ === 0, true);
           i = escapedUntil(out, b, bv, i, end, d);
           col++;
           if (i >= end) break;
@@ -426,7 +427,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
         }
       }
       if (!empty || !skip) {
-        key(col, written++ === 0);
+        key(col, written++ === 0, false);
         if (empty) out.ascii('null');
         else if (ascii !== null) out.ascii(ascii);
         else if (plain !== 0) out.copy(b, bv, s, i, plain === QUOTED);
@@ -441,7 +442,7 @@ function recordsJson(src: CsvRecords, o: Layout, titles: readonly string[] | nul
     }
     for (; col < o.width; col++) {
       if (skip) continue;
-      key(col, written++ === 0);
+      key(col, written++ === 0, false);
       out.ascii('null');
     }
     out.put(written > 0 ? closeAfter : close);
@@ -571,8 +572,8 @@ function plainAsText(t: string): boolean {
 }
 
 /**
- * A text field's bytes from `from` up to the delimiter (or `end`) as a JSON string, escaped as escapedBytes
- * escapes; returns where the field ends. Room is made a block at a time, so a huge field never asks for six
+ * A text field's bytes from `from` up to the delimiter (or `end`) as a JSON string (its opening quote written
+ * with its key), escaped as escapedBytes escapes; returns where the field ends. Room is made a block at a time, so a huge field never asks for six
  * times its size at once.
  */
 function escapedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: number, d: number): number {
@@ -580,8 +581,6 @@ function escapedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: 
   // Bytes above the delimiter and the backslash (most letters) are copied after one comparison.
   const hi = d > BACKSLASH ? d : BACKSLASH;
   const dd = d * 0x01010101;
-  out.room(1);
-  out.buf[out.at++] = QUOTE;
   for (;;) {
     const stop = Math.min(end, i + 16_384);
     out.room(6 * (stop - i) + 1);
@@ -627,15 +626,13 @@ function escapedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: 
 }
 
 /**
- * The quoted field whose opening quote is at `from` as a JSON string, cut by csv/tokens.ts's grammar in the same
+ * The quoted field whose opening quote is at `from` as a JSON string (its opening quote written with its key), cut by csv/tokens.ts's grammar in the same
  * pass: the text between the quotes (`""` written as one quote), then whatever follows the closing quote up to
  * the field's end (the delimiter, CR, LF or `end`). Returns where the field ends; -1, nothing written, when the
  * quote never closes. Room is made a block at a time, as escapedUntil makes it.
  */
 function quotedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: number, d: number): number {
   const mark = out.at;
-  out.room(1);
-  out.buf[out.at++] = QUOTE;
   let i = from + 1;
   let closed = false;
   while (!closed) {
