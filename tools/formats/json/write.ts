@@ -588,36 +588,18 @@ function escapedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: 
     const o = out.buf;
     const ov = out.view;
     let at = out.at;
-    scan: {
-      // 4 bytes at a time: the word is written whole, and when one of its bytes is escaped or the delimiter,
-      // the bytes before the first such are kept (what follows overwrites the rest).
-      while (i + 4 <= stop) {
-        const v = bv.getInt32(i, true);
-        const m = stopMask(v, dd);
-        ov.setInt32(at, v, true);
-        if (m === 0) {
-          i += 4;
-          at += 4;
-          continue;
-        }
-        const k = firstMarked(m);
-        i += k;
-        at += k;
-        const c = b[i++];
-        if (c === d) {
-          i--;
-          break scan;
-        }
-        at = escapeByte(o, at, c);
-      }
-      // The block's last bytes.
-      for (; i < stop; i++) {
-        const c = b[i];
-        if (c > hi) o[at++] = c;
-        else if (c === d) break;
-        else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
-        else at = escapeByte(o, at, c);
-      }
+    while (i < stop) {
+      const n = plainWords(bv, ov, i, at, stop, dd);
+      i += n;
+      at += n;
+      if (i >= stop) break;
+      // A byte escaped, the delimiter, or one of the block's last 3.
+      const c = b[i];
+      if (c > hi) o[at++] = c;
+      else if (c === d) break;
+      else if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
+      else at = escapeByte(o, at, c);
+      i++;
     }
     out.at = at;
     if (i < stop || i >= end) break;
@@ -643,45 +625,24 @@ function quotedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: n
     const o = out.buf;
     const ov = out.view;
     let at = out.at;
-    scan: {
-      // 4 bytes at a time, as escapedUntil copies them.
-      while (i + 4 <= stop) {
-        const v = bv.getInt32(i, true);
-        const m = stopMask(v, 0x22222222);
-        ov.setInt32(at, v, true);
-        if (m === 0) {
-          i += 4;
-          at += 4;
-          continue;
-        }
-        const k = firstMarked(m);
-        i += k;
-        at += k;
-        const c = b[i++];
-        if (c !== QUOTE) at = escapeByte(o, at, c);
-        else if (b[i] === QUOTE) {
-          o[at++] = BACKSLASH;
-          o[at++] = QUOTE;
-          i++;
-        } else {
-          closed = true;
-          break scan;
-        }
+    while (i < stop) {
+      const n = plainWords(bv, ov, i, at, stop, 0x22222222);
+      i += n;
+      at += n;
+      if (i >= stop) break;
+      const c = b[i];
+      if (c > BACKSLASH || (c >= 0x20 && c !== QUOTE && c !== BACKSLASH)) o[at++] = c;
+      else if (c !== QUOTE) at = escapeByte(o, at, c);
+      else if (b[i + 1] === QUOTE) {
+        o[at++] = BACKSLASH;
+        o[at++] = QUOTE;
+        i++;
+      } else {
+        closed = true;
+        i++;
+        break;
       }
-      for (; i < stop; i++) {
-        const c = b[i];
-        if (c > BACKSLASH || (c >= 0x20 && c !== QUOTE && c !== BACKSLASH)) o[at++] = c;
-        else if (c !== QUOTE) at = escapeByte(o, at, c);
-        else if (b[i + 1] === QUOTE) {
-          o[at++] = BACKSLASH;
-          o[at++] = QUOTE;
-          i++;
-        } else {
-          closed = true;
-          i++;
-          break scan;
-        }
-      }
+      i++;
     }
     out.at = at;
     if (!closed && i >= end) {
@@ -700,6 +661,25 @@ function quotedUntil(out: ByteOut, b: Buffer, bv: DataView, from: number, end: n
   out.room(1);
   out.buf[out.at++] = QUOTE;
   return i;
+}
+
+/**
+ * Copies the bytes from `from` (`bv`) to `to` (`ov`) 4 at a time while no byte of a word is one stopMask marks
+ * (`dd` the delimiter repeated), up to `stop`; returns how many were copied. A word that holds a marked byte is
+ * written whole, and the bytes before the first marked one counted: what follows overwrites the rest.
+ */
+function plainWords(bv: DataView, ov: DataView, from: number, to: number, stop: number, dd: number): number {
+  let i = from;
+  let at = to;
+  while (i + 4 <= stop) {
+    const v = bv.getInt32(i, true);
+    const m = stopMask(v, dd);
+    ov.setInt32(at, v, true);
+    if (m !== 0) return i - from + firstMarked(m);
+    i += 4;
+    at += 4;
+  }
+  return i - from;
 }
 
 /**
