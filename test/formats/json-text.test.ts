@@ -80,3 +80,50 @@ test('csvJsonBytes: numbers, boolean words and days copied from the bytes type a
     assert.equal(last[values.indexOf('2023-02-29')], '2023-02-29');
   }
 });
+
+test('csvJsonBytes: texts copied a word at a time, with escapes, quotes and multibyte characters at every offset; keys of every length', () => {
+  let s = 7;
+  const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+  const plain = ['a', 'b', 'xyz', ' ', 'ñ', '€', '😀', '~', '{', '0', '-', '.'];
+  const special = ['"', '\\', '\u0001', '\t', '\u001f', '\n', '\r', ',', ';', '|', '\u007f'];
+  // Up to 40 characters, an escaped one now and then, so that one falls at every offset of a 4-byte word.
+  const textOf = () => {
+    let v = pick(['a', 'ñ', 'Z', '😀']);
+    for (let n = Math.floor(rnd() * 40); n > 0; n--) v += rnd() < 0.12 ? pick(special) : pick(plain);
+    return v;
+  };
+  for (const delim of [',', ';', '\t', '|']) {
+    for (let t = 0; t < 40; t++) {
+      const width = 1 + Math.floor(rnd() * 6);
+      const lines: string[] = [];
+      for (let r = 0; r < 1 + Math.floor(rnd() * 12); r++) {
+        const fields: string[] = [];
+        for (let c = 0; c < width; c++) {
+          const m = rnd();
+          const v = textOf();
+          // Quoted (the quotes doubled, sometimes text after the closing quote), or unquoted when it may be.
+          if (m < 0.5 || /["\n\r]/.test(v) || v.includes(delim)) fields.push('"' + v.replaceAll('"', '""') + '"' + (m < 0.1 ? pick(['x', 'ñ', '\\']) : ''));
+          else if (m < 0.8) fields.push(v);
+          else fields.push(pick(['12', '-0.5', '2024-02-29', 'true', '123456789012345', '']));
+        }
+        lines.push(fields.join(delim));
+      }
+      // Numbers and days last in a file without a final line end: copied where the file ends.
+      const text = lines.join('\n') + delim + pick(['7', '2024-02-29', '1.25', 'false']) + (rnd() < 0.5 ? '\n' : '');
+      const file = inputFile('w.csv', text);
+      const src = readCsvRecords(file, { hasHeader: false });
+      const { table } = readCsv(file, { hasHeader: false, detectTypes: true });
+      const keys = Array.from({ length: src.width }, (_, i) => 'ñ😀k"'.slice(0, i % 5) + 'x'.repeat((t + i) % 9) + i);
+      for (const o of [{ pretty: true, keys, skipEmpty: false }, { pretty: false, keys, skipEmpty: true }, { pretty: true, keys: null, skipEmpty: false }]) {
+        const layout: Layout = { ...o, width: src.width };
+        const want = Buffer.from(jsonBytes(table.rows.length, (r) => table.rows[r], layout)).toString();
+        assert.equal(Buffer.from(csvJsonBytes(src, layout, null)).toString(), want, JSON.stringify(text));
+      }
+      // JSON reads the texts back as readCsv read them.
+      const back = JSON.parse(Buffer.from(csvJsonBytes(src, { pretty: false, keys: null, skipEmpty: false, width: src.width }, null)).toString());
+      const texts = (rows: readonly (readonly unknown[])[]) => rows.flatMap((row, r) => row.filter((_, i) => typeof table.rows[r][i] === 'string'));
+      assert.deepEqual(texts(back), texts(table.rows));
+    }
+  }
+});
