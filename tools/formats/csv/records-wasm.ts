@@ -68,9 +68,9 @@ const scanner = load();
 
 /**
  * The module's scan for delimiter `d`, or null where it cannot be used: no SIMD, or a delimiter the module's
- * grammar would misread (a quote or line end, which no detected delimiter is). Windows share one memory:
- * a window's values are read before the next is scanned.
+ * grammar would misread (a quote or line end, or one not a single byte in UTF-8: no detected delimiter is
+ * any of them). Windows share one memory: a window's values are read before the next is scanned.
  */
 export function windowScanner(d: number): WindowScanner | null {
-  return d === QUOTE || d === CR || d === LF ? null : scanner;
+  return d === QUOTE || d === CR || d === LF || d > 0x7f ? null : scanner;
 }
