@@ -13,6 +13,7 @@ import { apiKeyFrom, rateHeaders, runResponseBytes } from '../tools/core/wire.ts
 import { requestLang } from '../tools/core/http-answer.ts';
 import { contentCoding, discardRest, jsonBody } from '../tools/core/http-body.ts';
 import { mark, runPhases, startMarks, type PhaseMarks } from '../tools/core/phases.ts';
+import { release, releaseOwned } from '../tools/core/transfer.ts';
 import { answerError, RequestError } from './http-error.ts';
 import { coerceFields, readMultipart } from './multipart.ts';
 import { PLAIN_FORM_TYPE } from './multipart-scan.ts';
@@ -162,6 +163,9 @@ function callerOf(req: Request, lang: unknown): Caller {
 /** The RunResponse. Written with end() rather than json(): an ETag over megabytes of base64 serves no POST. */
 function sendJson(res: Response, result: InvokeResult): void {
   const body = runResponseBytes(result);
+  // Nothing reads the result files again, nor the answer once it is written (transfer.ts).
+  releaseOwned(result.files.map((f) => f.bytes));
+  res.once('finish', () => release([body]));
   res.status(200).set(rateHeaders(result.rate)).set({
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(body.length),
@@ -193,6 +197,8 @@ async function sendDownload(res: Response, result: InvokeResult): Promise<void> 
   res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
   const messages = messagesHeader(result.messages);
   if (messages) res.setHeader(MESSAGES_HEADER, messages);
+  // Once written, the file is let go at once rather than at the server's next collection (transfer.ts).
+  res.once('finish', () => releaseOwned([body]));
   if (streaming) await streamBody(res, body, streaming);
   else res.end(body);
 }

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfig } from '../../tools/core/config.ts';
 import { createJobRunner } from '../../tools/core/jobs.ts';
-import { TRANSFER_MIN_BYTES, transferables } from '../../tools/core/transfer.ts';
+import { own, release, TRANSFER_MIN_BYTES, transferables } from '../../tools/core/transfer.ts';
 import { bigCsv } from '../helpers/generate.ts';
 import { readXlsx } from '../helpers/read-xlsx.ts';
 
@@ -16,6 +16,20 @@ test('transferables: only whole buffers past the threshold, each once', () => {
   const slice = new Uint8Array(TRANSFER_MIN_BYTES * 2).subarray(1);
   const small = new Uint8Array(TRANSFER_MIN_BYTES - 1);
   assert.deepEqual(transferables([big, sameBuffer, pooled, slice, small]), [big.buffer]);
+});
+
+test('release: a let-go buffer leaves V8\'s count of memory outside the heap at once, not at a later collection', () => {
+  const MB = 1024 * 1024;
+  const body = Buffer.allocUnsafeSlow(16 * MB);
+  own(body.buffer);
+  const file = new Uint8Array(body.buffer, 100, 12 * MB);
+  const before = process.memoryUsage().arrayBuffers;
+  release([file]);
+  assert.equal(file.byteLength, 0, 'every view reads as empty');
+  assert.equal(body.byteLength, 0);
+  // No collection runs in between (none is asked for, and nothing is allocated): the 16 MB are gone from the
+  // count as the call returns. Handed to a clone, they stayed counted until a collection swept it.
+  assert.ok(before - process.memoryUsage().arrayBuffers >= 16 * MB, `${before} -> ${process.memoryUsage().arrayBuffers}`);
 });
 
 test('jobs: a big upload is let go once the job process has it, and its result comes back; a small pooled one stays readable', async () => {

@@ -10,7 +10,7 @@ import { mark, type PhaseMarks } from './phases.ts';
 import { createProcessPool, PoolFailure } from './process-pool.ts';
 import { fullGc } from './reclaim.ts';
 import { getTool } from './registry.ts';
-import { release } from './transfer.ts';
+import { own, release } from './transfer.ts';
 
 export interface Job {
   toolId: string;
@@ -178,6 +178,8 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
     const arrival = reply.arrival && reply.arrival.received < reply.arrival.total ? reply.arrival : undefined;
     if (!arrival) mark(job.marks, 'returned');
     if (!h.ok) throw new ToolError(h.code, { option: h.option, messageKey: h.messageKey, params: h.params });
+    // Each file came in a buffer of its own, which the answer may let go once it is written (transfer.ts).
+    for (const f of reply.files) own(f.buffer);
     const files = h.result.files.map((f, i) => ({ name: f.name, contentType: f.contentType, bytes: reply.files[i] }));
     if (!arrival) return { ...h.result, files };
     const done = arrival.done.then(
