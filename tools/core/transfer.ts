@@ -32,7 +32,7 @@ export function transferables(views: Iterable<Uint8Array>): ArrayBuffer[] {
 }
 
 /** ArrayBuffer.prototype.transfer (ES2024; the project's types stop at ES2023). */
-type Transferable = ArrayBuffer & { transfer(length: number): ArrayBuffer };
+type MovableBuffer = ArrayBuffer & { transfer(length: number): ArrayBuffer };
 
 /**
  * Detaches the buffers `transferables` picks: every view of them reads as empty from then on (as after a
@@ -42,7 +42,7 @@ type Transferable = ArrayBuffer & { transfer(length: number): ArrayBuffer };
  * server's heap about once a request.
  */
 export function release(views: Iterable<Uint8Array>): void {
-  for (const buffer of transferables(views)) (buffer as Transferable).transfer(0);
+  for (const buffer of transferables(views)) (buffer as MovableBuffer).transfer(0);
 }
 
 /** release() for the buffers marked with own() only: a result from a job process, never one a tool may share. */
