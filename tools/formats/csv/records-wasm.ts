@@ -4,11 +4,6 @@
 import { readFileSync } from 'node:fs';
 import { CR, LF, QUOTE } from './tokens.ts';
 
-/** Most bytes of text a window holds (the module's memory layout, records.wat). */
-export const WINDOW = 65_520;
-const HEAD = 65_536;
-const RECORDS = 65_552;
-const FIELDS = 1_376_256;
 /** Int32 values per record: start, end, fields, flags, first field. */
 export const RECORD_INTS = 5;
 
@@ -34,8 +29,11 @@ declare const WebAssembly: {
 
 export type WindowScanner = (b: Uint8Array, from: number, to: number, last: boolean, d: number) => WindowScan;
 
-function load(): WindowScanner | null {
-  let exports: { mem: { buffer: ArrayBuffer }; records(len: number, last: number, d: number): number };
+/** Where the module's memory holds what (records.wat's exported layout). */
+type Layout = Record<'window' | 'head' | 'records_at' | 'fields_at', { value: number }>;
+
+function load(): { scan: WindowScanner; window: number } | null {
+  let exports: Layout & { mem: { buffer: ArrayBuffer }; records(len: number, last: number, d: number): number };
   try {
     const bytes = readFileSync(new URL('./records.wasm', import.meta.url));
     exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as typeof exports;
@@ -44,17 +42,18 @@ function load(): WindowScanner | null {
     return null;
   }
   const memory = exports.mem.buffer;
-  const text = new Uint8Array(memory, 0, WINDOW);
-  const head = new Int32Array(memory, HEAD, 3);
+  const window = exports.window.value;
+  const text = new Uint8Array(memory, 0, window);
+  const head = new Int32Array(memory, exports.head.value, 3);
   const out: WindowScan = {
     count: 0,
     taken: 0,
     fields: 0,
     used: 0,
-    records: new Int32Array(memory, RECORDS, RECORD_INTS * WINDOW),
-    offsets: new Uint16Array(memory, FIELDS, WINDOW + 1),
+    records: new Int32Array(memory, exports.records_at.value, RECORD_INTS * window),
+    offsets: new Uint16Array(memory, exports.fields_at.value, window + 1),
   };
-  return (b, from, to, last, d) => {
+  const scan: WindowScanner = (b, from, to, last, d) => {
     text.set(b.subarray(from, to));
     out.count = exports.records(to - from, last ? 1 : 0, d);
     out.taken = head[0];
@@ -62,9 +61,14 @@ function load(): WindowScanner | null {
     out.used = head[2];
     return out;
   };
+  return { scan, window };
 }
 
-const scanner = load();
+const loaded = load();
+
+/** Most bytes of text a window holds (0 where the module is not loaded). */
+export const WINDOW = loaded?.window ?? 0;
+const scanner = loaded?.scan ?? null;
 
 /**
  * The module's scan for delimiter `d`, or null where it cannot be used: no SIMD, or a delimiter the module's

@@ -15,6 +15,11 @@
 ;; loop reads that record).
 (module
   (memory (export "mem") 32 32)
+  ;; The layout, exported so that csv/records-wasm.ts reads it from here.
+  (global $window (export "window") i32 (i32.const 65520))
+  (global $head (export "head") i32 (i32.const 65536))
+  (global $records (export "records_at") i32 (i32.const 65552))
+  (global $fields (export "fields_at") i32 (i32.const 1376256))
 
   (func (export "records") (param $len i32) (param $last i32) (param $d i32) (result i32)
     (local $i i32) (local $k i32) (local $s i32) (local $c i32) (local $m i32) (local $q i32) (local $lim i32)
@@ -35,7 +40,7 @@
           (loop $field
             (local.set $fields (i32.add (local.get $fields) (i32.const 1)))
             (local.set $s (local.get $k))
-            (i32.store16 (i32.add (i32.const 1376256) (i32.shl (local.get $nf) (i32.const 1))) (i32.sub (local.get $s) (local.get $i)))
+            (i32.store16 (i32.add (global.get $fields) (i32.shl (local.get $nf) (i32.const 1))) (i32.sub (local.get $s) (local.get $i)))
             (local.set $nf (i32.add (local.get $nf) (i32.const 1)))
             (if (i32.and (i32.lt_u (local.get $k) (local.get $len)) (i32.eq (i32.load8_u (local.get $k)) (i32.const 34)))
               (then
@@ -133,7 +138,7 @@
                     ;; A delimiter that ends the text: one more field, empty.
                     (br_if $stop (i32.eqz (local.get $last)))
                     (local.set $fields (i32.add (local.get $fields) (i32.const 1)))
-                    (i32.store16 (i32.add (i32.const 1376256) (i32.shl (local.get $nf) (i32.const 1))) (i32.sub (local.get $k) (local.get $i)))
+                    (i32.store16 (i32.add (global.get $fields) (i32.shl (local.get $nf) (i32.const 1))) (i32.sub (local.get $k) (local.get $i)))
                     (local.set $nf (i32.add (local.get $nf) (i32.const 1)))
                     (local.set $end (local.get $len))
                     (local.set $next (local.get $len))
@@ -148,7 +153,7 @@
                   (else
                     (if (i32.eq (i32.load8_u (local.get $next)) (i32.const 10))
                       (then (local.set $next (i32.add (local.get $next) (i32.const 1)))))))))))
-        (local.set $rec (i32.add (i32.const 65552) (i32.mul (local.get $nrec) (i32.const 20))))
+        (local.set $rec (i32.add (global.get $records) (i32.mul (local.get $nrec) (i32.const 20))))
         (i32.store (local.get $rec) (local.get $i))
         (i32.store offset=4 (local.get $rec) (local.get $end))
         (i32.store offset=8 (local.get $rec) (local.get $fields))
@@ -161,7 +166,7 @@
     ;; What the last whole record left: a record cut short here is not counted.
     (if (i32.lt_u (local.get $i) (local.get $len))
       (then (local.set $nf (local.get $first))))
-    (i32.store (i32.const 65536) (local.get $i))
-    (i32.store (i32.const 65540) (local.get $nf))
-    (i32.store (i32.const 65544) (local.get $used))
+    (i32.store (global.get $head) (local.get $i))
+    (i32.store offset=4 (global.get $head) (local.get $nf))
+    (i32.store offset=8 (global.get $head) (local.get $used))
     (local.get $nrec)))
