@@ -728,20 +728,7 @@ function escapedBytes(out: ByteOut, b: Buffer, from: number, to: number): void {
   for (let i = from; i < to; i++) {
     const c = b[i];
     if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) o[at++] = c;
-    else if (c === QUOTE || c === BACKSLASH) {
-      o[at++] = BACKSLASH;
-      o[at++] = c;
-    } else if (SHORT[c] !== undefined) {
-      o[at++] = BACKSLASH;
-      o[at++] = SHORT[c];
-    } else {
-      o[at++] = BACKSLASH;
-      o[at++] = 117; // u
-      o[at++] = 48;
-      o[at++] = 48;
-      o[at++] = HEX.charCodeAt(c >> 4);
-      o[at++] = HEX.charCodeAt(c & 15);
-    }
+    else at = escapeByte(o, at, c);
   }
   o[at++] = QUOTE;
   out.at = at;
