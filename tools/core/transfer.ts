@@ -38,8 +38,8 @@ type MovableBuffer = ArrayBuffer & { transfer(length: number): ArrayBuffer };
  * Detaches the buffers `transferables` picks: every view of them reads as empty from then on (as after a
  * transfer to a worker). Each is moved into a buffer of no bytes, which frees its memory at once and takes
  * it off V8's count of memory outside the heap; handed to a clone instead (structuredClone), the memory
- * stayed counted until a collection swept the clone, and a 16 MB upload set off a full collection of the
- * server's heap about once a request.
+ * stayed counted until a collection swept the clone, and that count is what sets off the server's full
+ * collections for external memory pressure.
  */
 export function release(views: Iterable<Uint8Array>): void {
   for (const buffer of transferables(views)) (buffer as MovableBuffer).transfer(0);
