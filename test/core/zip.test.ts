@@ -141,7 +141,10 @@ test('zipBuilder.deflatedHeadLast: a head written last reads first; CRC combined
   const dir = mkdtempSync(join(tmpdir(), 'zip-'));
   try {
     writeFileSync(join(dir, 'h.zip'), zip.finish());
-    const script = `${PY}\nimport hashlib\nprint(hashlib.sha256(z.read('xl/worksheets/sheet1.xml')).hexdigest())`;
+    // Bits 1-2 of each entry's flags, local header and central directory: the deflate level it names.
+    const script = `${PY}\nimport hashlib, struct\nprint(hashlib.sha256(z.read('xl/worksheets/sheet1.xml')).hexdigest())\n` +
+      `raw = open(sys.argv[1], 'rb').read()\n` +
+      `print(' '.join('%s:%d/%d%s' % (i.filename, i.flag_bits & 6, struct.unpack('<H', raw[i.header_offset + 6:i.header_offset + 8])[0] & 6, ':%d' % i.compress_size if i.file_size < 1000 else '') for i in z.infolist()))`;
     const out = execFileSync('python3', ['-c', script, join(dir, 'h.zip')], { encoding: 'utf8' }).trim().split('\n');
     const whole = '<worksheet><dimension ref="A1:A120000"/>' + body;
     assert.deepEqual(out, [
@@ -151,6 +154,15 @@ test('zipBuilder.deflatedHeadLast: a head written last reads first; CRC combined
       `small.xml 8 ${Buffer.byteLength('<ws>ü<row>ñ€</row><row>2</row>')} 2000 ${Buffer.from('<ws>ü<row>ñ€</row><row>2</row>').subarray(0, 12).toString('latin1')}`,
       `big-head.xml 8 ${Buffer.byteLength(bigHead) + 900_000} 2000 <cols>${Buffer.from('é'.repeat(3)).toString('latin1')}`,
       createHash('sha256').update(whole).digest('hex'),
+      // Entries deflated whole and small are deflated at level 1 ("super fast", 6), and say so; the others at
+      // the level asked for (4: "fast", 4).
+      [
+        'xl/worksheets/sheet1.xml:4/4',
+        `empty.xml:6/6:${deflateRawSync('', { level: 1 }).length}`,
+        `head-only.xml:6/6:${deflateRawSync('ñ', { level: 1 }).length}`,
+        `small.xml:6/6:${deflateRawSync('<ws>ü<row>ñ€</row><row>2</row>', { level: 1 }).length}`,
+        'big-head.xml:4/4',
+      ].join(' '),
     ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -75,8 +75,7 @@ export async function writeOds(book: BookIn, o: { t?: (key: string) => string } 
     if (err) throw err;
     chunks.push(data);
   });
-  const content = new ZlibEntry('content.xml', 4, true);
-  zip.add(content);
+  const content = new ZlibEntry('content.xml', 4, { add: (e) => zip.add(e), headLater: true });
   const w = new ContentWriter((s) => content.write(s), o.t);
   for await (const sheet of book.sheets) {
     w.startTable(sheet.name, (sheet.visibility ?? 'visible') !== 'visible', sheet.columnWidths ?? [], sheet.merges ?? []);
@@ -93,8 +92,7 @@ export async function writeOds(book: BookIn, o: { t?: (key: string) => string } 
     ['settings.xml', settings(active.name)],
     ['META-INF/manifest.xml', MANIFEST],
   ]) {
-    const e = new ZlibEntry(path, 6);
-    zip.add(e);
+    const e = new ZlibEntry(path, 6, { add: (entry) => zip.add(entry) });
     e.write(text);
     e.end();
   }
