@@ -113,6 +113,17 @@ export const MEMORY_CHECK_MS = 20;
 const COLLECT_OVER_MB = 64;
 /** Runs after which a process is replaced at the next quiet spell: what its allocator keeps goes with it. */
 export const RECYCLE_AFTER_RUNS = 200;
+/**
+ * Full collections a process is asked for (after a large job, or in a quiet spell) before it is replaced
+ * instead. A full collection with no run in progress lets the hidden classes of the last run's objects die,
+ * so the next run makes new ones and V8 throws away the code optimized for the old: after five or six such
+ * rounds the parser's property accesses have seen more classes than V8 keeps apart and stay slow for the
+ * process's life (xml-to-excel's 12 MB XML: 1.0-1.4 s a run, then 2.4-3.7 s from the seventh, in a loop
+ * with a full collection between runs; none without). Three stays under V8's four classes per access.
+ */
+export const COLLECTIONS_BEFORE_REPLACE = 3;
+/** Memory an idle process may keep through a quiet spell without collecting (nothing to give back). */
+const IDLE_COLLECT_OVER_MB = 16;
 /** Time an ended process gets to exit on its own before it is killed. */
 const EXIT_GRACE_MS = 2_000;
 /** Frame heads from a job process: a preview of 20 rows of long cells can be large, never this large. */
@@ -185,6 +196,8 @@ interface JobProcess {
   peakRss: number;
   resident: ReturnType<typeof residentReader>;
   runs: number;
+  /** Full collections asked of it (COLLECTIONS_BEFORE_REPLACE). */
+  collections: number;
   pending: Pending | null;
   idleTimer: NodeJS.Timeout | undefined;
   exited: Promise<void>;
@@ -245,7 +258,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
   function start(): JobProcess {
     let markExited!: () => void;
     const exited = new Promise<void>((resolve) => (markExited = resolve));
-    const p: JobProcess = { state: 'starting', child: null, channel: null, ready: false, readyRss: 0, peakRss: 0, resident: null, runs: 0, pending: null, idleTimer: undefined, exited, markExited, reader: null as unknown as FrameReader };
+    const p: JobProcess = { state: 'starting', child: null, channel: null, ready: false, readyRss: 0, peakRss: 0, resident: null, runs: 0, collections: 0, pending: null, idleTimer: undefined, exited, markExited, reader: null as unknown as FrameReader };
     p.reader = new FrameReader((head, files) => onFrame(p, head, files), { maxHeadBytes: MAX_REPLY_HEAD_BYTES, maxFileBytes: 0 });
     p.reader.onStart = (head, files) => onReplyHead(p, head, files);
     p.reader.onBytes = (n) => p.pending?.arrival?.add(n);
@@ -336,7 +349,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
       if (pending.arrival) pending.arrival.finish();
       else pending.resolve({ head, files });
       // A process seen holding much memory during its job collects before it takes the next one.
-      if (p.peakRss - p.readyRss > Math.max(COLLECT_OVER_MB * MB, (o.memoryMb * MB) / 8)) send(p, { t: 'reclaim' });
+      if (p.peakRss - p.readyRss > Math.max(COLLECT_OVER_MB * MB, (o.memoryMb * MB) / 8)) collect(p);
       else release(p);
     } else if (head.t === 'collected') {
       // Collected and still large: what it keeps is fragmentation that only a new process gives back.
@@ -361,6 +374,20 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     channel.cork();
     chunks.forEach((c, i) => channel.write(c, i === chunks.length - 1 && sent ? () => sent() : undefined));
     channel.uncork();
+  }
+
+  /** Resident bytes a process holds over what it held once ready (everything, where it cannot be read). */
+  function holding(p: JobProcess): number {
+    const rss = p.resident?.bytes() ?? null;
+    return rss === null ? Infinity : rss - p.readyRss;
+  }
+
+  /** Has a process collect its garbage, or replaces it once it has done so COLLECTIONS_BEFORE_REPLACE times. */
+  function collect(p: JobProcess): void {
+    if (p.collections >= COLLECTIONS_BEFORE_REPLACE) return retire(p);
+    p.collections++;
+    p.state = 'busy';
+    send(p, { t: 'reclaim' });
   }
 
   /** A process free for work: to the first run waiting for one, else idle. */
@@ -422,7 +449,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
       const child = p.child;
       setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), EXIT_GRACE_MS).unref();
     }
-    if (!closed && procs.size === 0) start();
+    if (!closed && (procs.size === 0 || waiters.length > 0) && procs.size < o.maxProcesses) start();
   }
 
   /** Stops a process now; its job, if any, is answered with `reason`. */
@@ -513,11 +540,10 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     reclaim() {
       for (const p of procs) {
         if (p.state !== 'idle') continue;
-        clearTimeout(p.idleTimer);
         if (p.runs >= RECYCLE_AFTER_RUNS) retire(p);
-        else {
-          p.state = 'busy';
-          send(p, { t: 'reclaim' });
+        else if (holding(p) > IDLE_COLLECT_OVER_MB * MB) {
+          clearTimeout(p.idleTimer);
+          collect(p);
         }
       }
     },

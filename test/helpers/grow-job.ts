@@ -1,0 +1,16 @@
+// A job module for tests of how job processes are collected and replaced: a file named `grow.csv` holding a
+// number N makes the process hold N MB more for a second (long enough for the server's memory sampler to see
+// it), then answers with the process's pid; any other file runs as the service runs it.
+import type { Job, JobReply } from '../../tools/core/jobs.ts';
+import runJob from '../../tools/core/worker.ts';
+
+export default async function growJob(job: Job): Promise<JobReply> {
+  const file = job.files[0];
+  if (file?.name !== 'grow.csv') return runJob(job);
+  const mb = Number(new TextDecoder().decode(file.bytes).trim());
+  // Filled, so that every page is resident (a zeroed allocation may not be).
+  const held = Buffer.allocUnsafe(mb * 1024 * 1024).fill(1);
+  await new Promise((r) => setTimeout(r, 1000));
+  const bytes = new TextEncoder().encode(`${process.pid} ${held.length}`);
+  return { ok: true, result: { files: [{ name: 'pid.txt', contentType: 'text/plain; charset=utf-8', bytes }], preview: null, textPreview: null, messages: [] } };
+}
