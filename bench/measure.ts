@@ -99,7 +99,10 @@ export function procMemory(pid: number): { rssMb: number; hwmMb: number } | null
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
-    return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
+    const rssMb = kb('VmRSS') / 1024;
+    const hwmMb = kb('VmHWM') / 1024;
+    // A process that has exited and not yet been reaped has a status without memory lines.
+    return Number.isNaN(rssMb) || Number.isNaN(hwmMb) ? null : { rssMb, hwmMb };
   } catch {
     return null;
   }

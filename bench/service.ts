@@ -330,12 +330,27 @@ export async function runServiceHttp(service: HttpService, spec: ServiceSpec, bo
   const before = new Map(pids.map((pid) => [pid, resetPeak(pid) ? (procMemory(pid)?.rssMb ?? null) : null]));
   const since = epochNow();
   const url = `${service.url}/api/v1/tools/${spec.tool}/run?download=true`;
-  const { status, outBytes, head, start, end } = await (HAS_CURL && process.env.BENCH_HTTP_CLIENT !== 'node' ? curlExchange(url, body) : nodeExchange(url, body));
+  // A job process may be replaced once its job is answered (process-pool.ts), before this request ends: its
+  // peak is read as the request goes, and the last reading stands for it once it is gone.
+  const seen = new Map<number, number>();
+  const watch = setInterval(() => {
+    for (const pid of pids.slice(1)) {
+      const m = procMemory(pid);
+      if (m) seen.set(pid, m.hwmMb);
+    }
+  }, 25);
+  let exchange: Exchange;
+  try {
+    exchange = await (HAS_CURL && process.env.BENCH_HTTP_CLIENT !== 'node' ? curlExchange(url, body) : nodeExchange(url, body));
+  } finally {
+    clearInterval(watch);
+  }
+  const { status, outBytes, head, start, end } = exchange;
   const ms = end - start;
   const growth = (pid: number) => {
     const base = before.get(pid);
-    const now = procMemory(pid);
-    return base === null || base === undefined || !now ? null : Math.max(0, now.hwmMb - base);
+    const hwm = procMemory(pid)?.hwmMb ?? seen.get(pid);
+    return base === null || base === undefined || hwm === undefined ? null : Math.max(0, hwm - base);
   };
   const serverGrowthMb = growth(service.pid);
   const jobGrowth = pids.slice(1).map(growth);
