@@ -353,6 +353,14 @@ export async function runServiceHttp(service: HttpService, spec: ServiceSpec, bo
     return base === null || base === undefined || hwm === undefined ? null : Math.max(0, hwm - base);
   };
   const serverGrowthMb = growth(service.pid);
+  // A process started during the request (to replace one) may have run its job: counted from the least a
+  // loaded job process held before it, as a process that has just loaded holds about that much.
+  const loaded = Math.min(...pids.slice(1).map((pid) => before.get(pid) ?? Infinity));
+  for (const pid of jobProcesses(service.pid)) {
+    if (before.has(pid) || !Number.isFinite(loaded)) continue;
+    before.set(pid, loaded);
+    pids.push(pid);
+  }
   const jobGrowth = pids.slice(1).map(growth);
   const jobGrowthMb = jobGrowth.some((g) => g === null) || jobGrowth.length === 0 ? null : jobGrowth.reduce((a, b) => a! + b!, 0);
   const mem = procMemory(service.pid);
