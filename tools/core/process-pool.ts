@@ -115,11 +115,11 @@ const COLLECT_OVER_MB = 64;
 export const RECYCLE_AFTER_RUNS = 200;
 /**
  * Full collections a process is asked for (after a large job, or in a quiet spell) before it is replaced
- * instead. A full collection with no run in progress lets the hidden classes of the last run's objects die,
- * so the next run makes new ones and V8 throws away the code optimized for the old: after five or six such
- * rounds the parser's property accesses have seen more classes than V8 keeps apart and stay slow for the
- * process's life (xml-to-excel's 12 MB XML: 1.0-1.4 s a run, then 2.4-3.7 s from the seventh, in a loop
- * with a full collection between runs; none without). Three stays under V8's four classes per access.
+ * instead. A full collection with no run in progress lets the last run's objects die, and V8 throws away the
+ * code it optimized against them; after six such rounds in one process the code it made again stayed slow for
+ * the process's life (xml-to-excel's 33.6 MB XML: 1.0-1.9 s a run, then 2.4-3.7 s from the seventh, with a
+ * full collection between runs; never without). Which V8 limit that is was not found (more polymorphic maps,
+ * no bytecode flushing, no Maglev: the same); three leaves a margin.
  */
 export const COLLECTIONS_BEFORE_REPLACE = 3;
 /** Memory an idle process may keep through a quiet spell without collecting (nothing to give back). */
