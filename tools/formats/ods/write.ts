@@ -92,7 +92,8 @@ export async function writeOds(book: BookIn, o: { t?: (key: string) => string } 
     ['settings.xml', settings(active.name)],
     ['META-INF/manifest.xml', MANIFEST],
   ]) {
-    const e = new ZlibEntry(path, 6, { add: (entry) => zip.add(entry) });
+    // Small parts, deflated whole: at level 1 whatever is asked (zip/write.ts, FAST_WHOLE_BYTES).
+    const e = new ZlibEntry(path, 1, { add: (entry) => zip.add(entry) });
     e.write(text);
     e.end();
   }
