@@ -449,6 +449,11 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
       const child = p.child;
       setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), EXIT_GRACE_MS).unref();
     }
+    replenish();
+  }
+
+  /** After a process has gone: a new one when none is left or a run waits for one, within the bound. */
+  function replenish(): void {
     if (!closed && (procs.size === 0 || waiters.length > 0) && procs.size < o.maxProcesses) start();
   }
 
@@ -466,7 +471,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
       if (pending.arrival) pending.arrival.fail(failure);
       else pending.reject(failure);
     }
-    if (!closed && (procs.size === 0 || waiters.length > 0) && procs.size < o.maxProcesses) start();
+    replenish();
     stopWatchIfIdle();
   }
 
