@@ -2,10 +2,14 @@
 // (paths, attributes, repeats, the automatic row element), the encodings of §2.2, the refusals of §2.11 with
 // their codes, and the round trip excel-to-xml → xml-to-excel for the options that change the XML.
 import { test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import assert from 'node:assert/strict';
 import tool from '../../../tools/convert/xml-to-excel.ts';
 import excelToXml from '../../../tools/convert/excel-to-xml.ts';
 import { writeXlsx } from '../../../tools/formats/xlsx/write.ts';
+import { openWorkbook } from '../../../tools/formats/index.ts';
+import { contextOf } from '../../helpers/read-tables.ts';
 import { inputFile, runTool } from '../../helpers/run-tool.ts';
 import { readXlsx } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
@@ -173,4 +177,27 @@ test('round trip: titles excel-to-xml had to rename come back as their element n
   const oneXml = await runTool(excelToXml, [inputFile('uno.xlsx', one)]);
   assert.deepEqual((await table(oneXml.files[0].bytes, {}, 'uno.xml')).rows, [['fila.a', 'fila.b'], [1, 'x']]);
   assert.deepEqual((await table(oneXml.files[0].bytes, { 'row-element': 'fila' }, 'uno.xml')).rows, [['a', 'b'], [1, 'x']]);
+});
+
+test('xml-to-excel: the rows read hold their values, not the text of the document they came from (heap after full collections)', () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const heap = () => {
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
+  // 8,000 rows of one 16-character value each, among 1 KB of text the table never shows: an 8 MB document.
+  const rows = 8_000;
+  const filler = `<!--${'relleno '.repeat(125)}-->`;
+  const xml = `<filas>${Array.from({ length: rows }, (_, i) => `<fila>${filler}<clave>cliente-${String(i).padStart(8, '0')}</clave></fila>`).join('')}</filas>`;
+  const file = inputFile('relleno.xml', xml);
+  const base = heap();
+  const table = openWorkbook(file, contextOf(), { hasHeader: true, detectTypes: true, xml: {} }).table();
+  const held = heap() - base;
+  const values = table.rows();
+  assert.equal(values.length, rows);
+  assert.equal(values[rows - 1][0], `cliente-${String(rows - 1).padStart(8, '0')}`);
+  // The values and their rows take well under 2 MB; slices of the document's pieces kept all 8 MB alive.
+  assert.ok(held < 3 * 2 ** 20, `held ${(held / 2 ** 20).toFixed(1)} MB for ${(xml.length / 2 ** 20).toFixed(1)} MB of XML`);
 });

