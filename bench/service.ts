@@ -164,7 +164,8 @@ export async function startService(env: Record<string, string>, entry = join(ROO
     ...(phasesFile ? { BENCH_PHASES_FILE: phasesFile } : {}),
     ...env,
   }, '/health');
-  return { ...service, phasesFile };
+  // Its DATA_DIR (and the phases file in it) goes with it.
+  return { ...service, phasesFile, close: () => service.close().finally(() => rmSync(dataDir, { recursive: true, force: true })) };
 }
 
 export interface HttpRun {
