@@ -62,16 +62,19 @@ interface Frame {
   children: number;
 }
 
-/** Rows of one kind of row element, as they are read: columns by key, in order of first appearance. */
+/**
+ * Rows of one kind of row element, as they are read: columns by key, in order of first appearance. A value is
+ * typed (`detect`) as it is set, so that a row never exists as texts and again as cells.
+ */
 class Collector {
-  readonly rows: (string | undefined)[][] = [];
+  readonly rows: (Cell | undefined)[][] = [];
   private readonly keys: string[] = [];
   private readonly order: number[] = [];
   private readonly root = pathNode('');
   private selfCol = -1;
   private readonly frames: Frame[] = [];
   private depth = 0;
-  private row: (string | undefined)[] = [];
+  private row: (Cell | undefined)[] = [];
   /** False once a speculative kind looks like a wrapper rather than a row (too many columns): given up. */
   alive = true;
   cells = 0;
@@ -79,6 +82,7 @@ class Collector {
   constructor(
     readonly name: string,
     private readonly attributes: boolean,
+    private readonly detect: boolean,
     private readonly seq: { n: number },
     /** Read on the chance that the census chooses it (the root's children). */
     private readonly speculative: boolean,
@@ -115,7 +119,8 @@ class Collector {
       if (node.col < 0) node.col = this.col('e\u0000' + node.path);
     } else {
       node = this.root;
-      this.row = [];
+      // As wide as the columns seen so far: most rows then hold their cells with no room to spare.
+      this.row = new Array<Cell | undefined>(this.keys.length);
     }
     if (this.attributes) {
       const attrs = tag.attributes as Record<string, string>;
@@ -153,13 +158,14 @@ class Collector {
     return false;
   }
 
+  /** An empty value is null, not undefined: its column is used (an empty element is a column of its own). */
   private set(c: number, value: string): void {
-    if (value !== '' && this.row[c] === undefined) this.cells++;
-    this.row[c] = own(value);
+    if (value !== '' && (this.row[c] === undefined || this.row[c] === null)) this.cells++;
+    this.row[c] = value === '' ? null : this.detect ? detectType(own(value), TYPING) : own(value);
   }
 
-  /** Titles and typed rows, columns in order of first appearance; columns never given a value are dropped. */
-  table(detect: boolean): { header: string[]; rows: Row[] } {
+  /** Titles and rows, columns in order of first appearance; columns never given a value are dropped. */
+  table(): { header: string[]; rows: Row[] } {
     const used = this.keys.map(() => false);
     for (const r of this.rows) for (let c = 0; c < r.length; c++) if (r[c] !== undefined) used[c] = true;
     const cols = this.keys.map((_, c) => c).filter((c) => used[c]).sort((a, b) => this.order[a] - this.order[b] || a - b);
@@ -172,23 +178,23 @@ class Collector {
       return elements.has(plain) ? childPath(path, '@' + attr) : plain;
     });
     const header = uniqueNames(titles, (t, n) => `${t} (${n})`).names;
-    const typing = { decimalComma: false };
-    // Each row of texts is let go once typed: the two forms of a row never all live at once.
-    const rows: Row[] = new Array<Row>(this.rows.length);
+    // Most documents use every column they open, in the order opened: each row is then padded where it is.
+    const same = cols.every((c, i) => c === i);
+    const rows = this.rows as Row[];
     for (let i = 0; i < rows.length; i++) {
       const r = this.rows[i];
-      this.rows[i] = EMPTY;
-      rows[i] = cols.map((c): Cell => {
-        const t = r[c];
-        if (t === undefined || t === '') return null;
-        return detect ? detectType(t, typing) : t;
-      });
+      if (!same) rows[i] = cols.map((c) => r[c] ?? null);
+      else {
+        if (r.length > cols.length) r.length = cols.length;
+        for (let c = 0; c < cols.length; c++) r[c] ??= null;
+      }
     }
     return { header, rows };
   }
 }
 
-const EMPTY: (string | undefined)[] = [];
+/** csv-to-excel's typing with no decimal comma, as for every markup format. */
+const TYPING = { decimalComma: false };
 
 /**
  * A value as a string of its own. saxes hands out slices of the piece of text it was reading, and V8 keeps a
@@ -245,6 +251,7 @@ interface Pass {
   /** Rows of the given test, or (test null) the root's children speculatively and the census. */
   test: RowTest | null;
   attributes: boolean;
+  detect: boolean;
   cells: { used: number; max: number };
   signal?: AbortSignal;
 }
@@ -295,7 +302,7 @@ function parse(pieces: Iterable<string>, p: Pass): PassResult {
       // Speculative rows are kept per name; rows of a test are one kind whatever their prefixes.
       const kind = p.test === null ? tag.name : '';
       current = collectors.get(kind) ?? null;
-      if (current === null) collectors.set(kind, (current = new Collector(tag.name, p.attributes, seq, p.test === null)));
+      if (current === null) collectors.set(kind, (current = new Collector(tag.name, p.attributes, p.detect, seq, p.test === null)));
     }
     if (current.alive) current.open(tag, id);
   });
@@ -420,7 +427,7 @@ export class XmlReader implements BookReader {
   table(_i: number, read: SheetRead): Table {
     const attributes = this.o.attributes ?? true;
     const wanted = this.o.rowElement ?? '';
-    const pass = (test: RowTest | null) => parse(textPieces(this.text, this.file.bytes), { test, attributes, cells: read.cells, signal: this.ctx.signal });
+    const pass = (test: RowTest | null) => parse(textPieces(this.text, this.file.bytes), { test, attributes, detect: read.detectTypes, cells: read.cells, signal: this.ctx.signal });
     let rows: Collector | null;
     const only = (found: Map<string, Collector>) => found.get('')!;
     if (wanted !== '') {
@@ -436,7 +443,7 @@ export class XmlReader implements BookReader {
       else rows = only(pass((name, depth) => name === chosen.name && depth >= chosen.depth).collectors);
       read.report('info', chosen === null ? 'xml_rows_root' : 'xml_rows_auto', { name: read.file, element: rows.name, rows: rows.rows.length });
     }
-    const { header, rows: data } = rows.table(read.detectTypes);
+    const { header, rows: data } = rows.table();
     if (header.length === 0) throw new FormatError('empty', 'no value in the XML');
     read.cells.used += rows.cells;
     if (read.cells.used > read.cells.max) throw new FormatError('cells', 'cell limit', { params: { reason: 'cells', max: read.cells.max } });
