@@ -1,5 +1,5 @@
 // Starts the real HTTP app (workers, quota, keys) on a free loopback port for contract and limits tests.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +13,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Config from env-style overrides; DATA_DIR defaults to a fresh temporary folder, quota to plenty. */
+/**
+ * Config from env-style overrides; DATA_DIR defaults to a fresh temporary folder, removed by close() (a DATA_DIR
+ * given in `env` is the caller's and stays), quota to plenty.
+ */
 export async function startServer(env: Record<string, string> = {}, options: KernelOptions = {}): Promise<TestServer> {
-  const config = parseConfig({ ANON_RUNS_PER_HOUR: '100000', DATA_DIR: mkdtempSync(join(tmpdir(), 'st-data-')), ...env });
+  const ownDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'st-data-')) : undefined;
+  const config = parseConfig({ ANON_RUNS_PER_HOUR: '100000', DATA_DIR: ownDir, ...env });
   const kernel = createKernel(config, options);
   const server = createApp(kernel).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
@@ -27,6 +31,7 @@ export async function startServer(env: Record<string, string> = {}, options: Ker
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await kernel.close(0);
+      if (ownDir) rmSync(ownDir, { recursive: true, force: true });
     },
   };
 }

@@ -4,7 +4,7 @@
 // that answers a control request right after, and memory that comes back.
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -33,9 +33,13 @@ export interface HostileServer {
   close(): Promise<void>;
 }
 
-/** The app as `npm start` serves it (workers unless told), quota out of the way, on a free loopback port. */
+/**
+ * The app as `npm start` serves it (workers unless told), quota out of the way, on a free loopback port. Its
+ * DATA_DIR is a temporary folder removed by close(), unless `env` gives one (the caller's, which stays).
+ */
 export async function startHostile(env: Record<string, string> = {}, options: KernelOptions = {}): Promise<HostileServer> {
-  const config = parseConfig({ ANON_RUNS_PER_HOUR: '1000000', DATA_DIR: mkdtempSync(join(tmpdir(), 'st-hostile-')), PORT: '0', HOST: '127.0.0.1', ...env });
+  const ownDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'st-hostile-')) : undefined;
+  const config = parseConfig({ ANON_RUNS_PER_HOUR: '1000000', DATA_DIR: ownDir, PORT: '0', HOST: '127.0.0.1', ...env });
   const kernel = createKernel(config, options);
   const server = await listen(createApp(kernel), config);
   const url = urlOf(server);
@@ -57,6 +61,7 @@ export async function startHostile(env: Record<string, string> = {}, options: Ke
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await kernel.close(0);
+      if (ownDir) rmSync(ownDir, { recursive: true, force: true });
     },
   };
 }
