@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConnection, type Socket } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bodyLimitBytes } from '../../tools/core/config.ts';
@@ -66,7 +66,8 @@ async function smallRun(from = '127.0.0.1'): Promise<number> {
 }
 
 test('admission: with every slot taken, a run is 503 busy at once, its body never read, quota untouched', async () => {
-  const marker = join(mkdtempSync(join(tmpdir(), 'st-hold-')), 'let-go');
+  const dir = mkdtempSync(join(tmpdir(), 'st-hold-'));
+  const marker = join(dir, 'let-go');
   const slow = srv.kernel.jobs.run({ toolId: 'split-rows', files: [{ name: 'hold.csv', bytes: new TextEncoder().encode(marker) }], opts: { 'rows-per-file': 1_000_000, 'has-header': true, 'repeat-header': true, format: 'xlsx' }, lang: 'es', download: true });
   try {
     await until(() => srv.kernel.jobs.active === 1);
@@ -83,7 +84,8 @@ test('admission: with every slot taken, a run is 503 busy at once, its body neve
     assert.equal(await runsCounted(srv), before + 1, 'the refusal is one usage event');
   } finally {
     writeFileSync(marker, '');
-    await slow;
+    // Removed once the held job has ended (it looks for the marker until then).
+    await slow.finally(() => rmSync(dir, { recursive: true, force: true }));
   }
 });
 

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,7 +145,8 @@ test('refusals: with the only job slot held, a run gets its 503 busy through eve
   await withServer(
     { MAX_JOBS: '1' },
     async (srv) => {
-      const marker = join(mkdtempSync(join(tmpdir(), 'st-hold-')), 'let-go');
+      const dir = mkdtempSync(join(tmpdir(), 'st-hold-'));
+      const marker = join(dir, 'let-go');
       const held = postRun(srv.url, 'split-rows', { file: fileObject('hold.csv', marker) });
       try {
         while (srv.kernel.jobs.active === 0) await new Promise((r) => setTimeout(r, 10));
@@ -159,7 +160,8 @@ test('refusals: with the only job slot held, a run gets its 503 busy through eve
         assertAllSaw(await pythonClients(`${srv.url}/api/v1/tools/split-rows/run`, Math.round(0.8 * LIMIT), 'chunked'), 503, ['http.client'], 'python, chunked');
       } finally {
         writeFileSync(marker, '');
-        assert.equal((await held).status, 200);
+        // Removed once the held run has answered (its job looks for the marker until then).
+        assert.equal((await held.finally(() => rmSync(dir, { recursive: true, force: true }))).status, 200);
       }
     },
     HOLD,

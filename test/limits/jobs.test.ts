@@ -2,9 +2,9 @@
 // server keeps answering, and runs beyond MAX_JOBS are refused with 503 busy. The hold job (a job that lasts
 // until the test lets it go, test/helpers/hold-job.ts) keeps slots taken without depending on how long a
 // run takes on this machine.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bigCsv } from '../helpers/generate.ts';
@@ -12,9 +12,17 @@ import { bodyOf, fileObject, formOf, postForm, postRun, startServer, type TestSe
 
 const HOLD = new URL('../helpers/hold-job.ts', import.meta.url);
 
+/** The folders of the hold markers, removed after the last test (a held job looks for its marker until it ends). */
+const markerDirs: string[] = [];
+after(() => {
+  for (const dir of markerDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A run that holds its job slot until `letGo()`; resolves once the slot is taken. */
 async function holdSlot(srv: TestServer, query = '') {
-  const marker = join(mkdtempSync(join(tmpdir(), 'st-hold-')), 'let-go');
+  const dir = mkdtempSync(join(tmpdir(), 'st-hold-'));
+  markerDirs.push(dir);
+  const marker = join(dir, 'let-go');
   const run = postRun(srv.url, 'split-rows', { file: fileObject('hold.csv', marker) }, { query });
   while (srv.kernel.jobs.active === 0) await new Promise((r) => setTimeout(r, 10));
   return { run, letGo: () => writeFileSync(marker, '') };
