@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_GUESSES } from '../../bridge/admin/router.ts';
@@ -134,10 +134,12 @@ test('admin: wrong tokens are limited per address and logged without the token; 
 });
 
 test('admin: start-up refuses an ADMIN_TOKEN shorter than 32 characters, naming the variable and not the token', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'st-admin-'));
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('../../mcp/main.ts', import.meta.url).pathname], {
-    env: { ...process.env, PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'st-admin-')), ADMIN_TOKEN: 'hunter2-is-short' },
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: 'hunter2-is-short' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  child.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   try {
     let out = '';
     child.stdout.on('data', (d) => (out += d));

@@ -2,22 +2,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 
 const MAIN = new URL('../../mcp/main.ts', import.meta.url).pathname;
 
+/** The entry point with a DATA_DIR of its own, removed once the process has exited. */
 function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const dataDir = mkdtempSync(join(tmpdir(), 'st-main-'));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'st-main-')), ...env },
+    env: { ...process.env, DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   return { child, output: () => out, exited };
 }
 

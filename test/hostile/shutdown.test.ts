@@ -5,22 +5,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bigCsv } from '../helpers/generate.ts';
 
 const MAIN = new URL('../../mcp/main.ts', import.meta.url).pathname;
 
+/** The entry point with a DATA_DIR of its own, removed once the process has exited. */
 async function start(env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'st-stop-'));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'st-stop-')), ANON_RUNS_PER_HOUR: '1000', ...env },
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, ANON_RUNS_PER_HOUR: '1000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   let gone = false;
   void exited.then(() => (gone = true));
   for (;;) {
