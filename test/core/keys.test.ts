@@ -1,12 +1,19 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileKeyStore } from '../../tools/core/keys.ts';
 
-test('keys: created keys verify, survive a restart, are stored hashed, and stop working when revoked', async () => {
+/** A fresh folder for one test's stores, removed after it. */
+function tempDir(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('keys: created keys verify, survive a restart, are stored hashed, and stop working when revoked', async (t) => {
+  const dir = tempDir(t);
   const store = createFileKeyStore(dir);
   const { key, secret } = await store.create('equipo', 500);
   assert.equal((await store.verify(secret))?.id, key.id);
@@ -23,8 +30,8 @@ test('keys: created keys verify, survive a restart, are stored hashed, and stop 
   assert.equal((await again.list())[0].revokedAt !== null, true);
 });
 
-test('keys: update changes label and quota (null: the default) and survives a restart; unknown ids give null', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+test('keys: update changes label and quota (null: the default) and survives a restart; unknown ids give null', async (t) => {
+  const dir = tempDir(t);
   const store = createFileKeyStore(dir);
   const { key, secret } = await store.create('equipo', 500);
   const updated = await store.update(key.id, { label: 'ventas', quota: null });
@@ -37,8 +44,8 @@ test('keys: update changes label and quota (null: the default) and survives a re
   assert.equal(JSON.stringify(await again.list()).includes('hash'), false, 'the listing shows no hash');
 });
 
-test('keys: usage counts the runs of the current clock hour and the last use, which a restart keeps', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+test('keys: usage counts the runs of the current clock hour and the last use, which a restart keeps', async (t) => {
+  const dir = tempDir(t);
   const store = createFileKeyStore(dir);
   const { key: a } = await store.create('a', null);
   const { key: b } = await store.create('b', null);

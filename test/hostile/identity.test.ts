@@ -13,7 +13,7 @@ import { ToolError } from '../../tools/core/errors.ts';
 import { createKernel } from '../../tools/core/kernel.ts';
 import { createMemoryQuota } from '../../tools/core/quota.ts';
 import { runsCounted, startHostile, type HostileServer, type Json } from './harness.ts';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -239,7 +239,8 @@ test('quota: a refused take is not counted, so a busy call given back after 429s
 
   // Through the kernel: a call takes the last run, another is refused with 429 meanwhile, then the first is
   // refused busy by the job runner; its run comes back.
-  const kernel = createKernel(parseConfig({ ANON_RUNS_PER_HOUR: '1', DATA_DIR: mkdtempSync(join(tmpdir(), 'st-quota-')) }), { jobs: 'inline' });
+  const dataDir = mkdtempSync(join(tmpdir(), 'st-quota-'));
+  const kernel = createKernel(parseConfig({ ANON_RUNS_PER_HOUR: '1', DATA_DIR: dataDir }), { jobs: 'inline' });
   try {
     const caller = { ip: '192.0.2.7' };
     const run = kernel.jobs.run.bind(kernel.jobs);
@@ -257,5 +258,6 @@ test('quota: a refused take is not counted, so a busy call given back after 429s
     assert.equal(third.rate.remaining, 0, 'the run given back was used by this call');
   } finally {
     await kernel.close(0);
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });

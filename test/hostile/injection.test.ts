@@ -6,7 +6,7 @@
 import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
@@ -182,6 +182,7 @@ test('injection: excel-to-xml is well-formed with no DOCTYPE; xmllint reads back
   const text = textOf(out.files[0].bytes);
   assert.ok(!/<!DOCTYPE/i.test(text.replace(/<([\w.-]+)>[^<]*<\/\1>/g, '')), 'no DOCTYPE outside text');
   const dir = mkdtempSync(join(tmpdir(), 'st-xml-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'out.xml');
   writeFileSync(file, out.files[0].bytes);
   execFileSync('xmllint', ['--nonet', '--noout', file]);
@@ -199,6 +200,7 @@ test('injection: excel-to-sql quotes every literal and name; sqlite3 runs it and
   const out = await runTool(sql, [table], { dialect: 'standard' });
   const script = textOf(out.files[0].bytes);
   const dir = mkdtempSync(join(tmpdir(), 'st-sql-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const db = join(dir, 'x.db');
   execFileSync('sqlite3', ['-bail', db], { input: script });
   const tables = execFileSync('sqlite3', [db, "SELECT name FROM sqlite_master WHERE type='table'"], { encoding: 'utf8' }).trim().split('\n');

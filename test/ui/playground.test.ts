@@ -5,7 +5,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -18,9 +18,14 @@ const TIMEOUT = { timeout: 240_000 };
 /** Saves the download that `click` starts; its suggested name and bytes. */
 async function download(page: Page, click: () => Promise<void>): Promise<{ name: string; bytes: Buffer }> {
   const [dl] = await Promise.all([page.waitForEvent('download'), click()]);
-  const path = join(mkdtempSync(join(tmpdir(), 'st-dl-')), 'file');
-  await dl.saveAs(path);
-  return { name: dl.suggestedFilename(), bytes: readFileSync(path) };
+  const dir = mkdtempSync(join(tmpdir(), 'st-dl-'));
+  try {
+    const path = join(dir, 'file');
+    await dl.saveAs(path);
+    return { name: dl.suggestedFilename(), bytes: readFileSync(path) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Drops files on the drop zone as a drag from the desktop does (a DataTransfer holding Files). */
@@ -138,6 +143,7 @@ test('playground: merge-stack of three picked files, then split-rows and the ZIP
     assert.equal(zip.name, 'resultado.zip');
     // Python's zipfile, not the library that made it, lists and extracts the parts.
     const dir = mkdtempSync(join(tmpdir(), 'st-zip-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'r.zip'), zip.bytes);
     const names = JSON.parse(
       execFileSync('python3', ['-c', 'import json,sys,zipfile; z=zipfile.ZipFile(sys.argv[1]); z.testzip(); z.extractall(sys.argv[2]); print(json.dumps(z.namelist()))', join(dir, 'r.zip'), dir], { encoding: 'utf8' }),
