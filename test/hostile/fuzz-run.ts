@@ -2,9 +2,6 @@
 // reports each case's start and outcome, so that the test can stop this process if a case never returns. A
 // process, not a thread: a case that exhausts memory in some shapes would abort the test's whole process
 // from a thread (nodejs/node issue 47224); here it costs this process, and the test resumes after it.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseConfig } from '../../tools/core/config.ts';
 import { ToolError } from '../../tools/core/errors.ts';
 import { createKernel } from '../../tools/core/kernel.ts';
@@ -14,6 +11,8 @@ export interface FuzzRange {
   seed: number;
   from: number;
   to: number;
+  /** The DATA_DIR of the kernel, made and removed by the test (this process may be stopped with SIGKILL). */
+  dataDir: string;
 }
 
 export type FuzzMessage =
@@ -22,11 +21,11 @@ export type FuzzMessage =
   | { type: 'failure'; index: number; recipe: string; error: string }
   | { type: 'end' };
 
-async function main({ seed, from, to }: FuzzRange): Promise<void> {
+async function main({ seed, from, to, dataDir }: FuzzRange): Promise<void> {
   const post = (m: FuzzMessage) => process.send!(m);
   let current = from;
   process.on('unhandledRejection', (err) => post({ type: 'failure', index: current, recipe: recipe(seed, fuzzCase(seed, current)), error: `unhandled rejection: ${(err as Error)?.stack ?? String(err)}` }));
-  const config = parseConfig({ ANON_RUNS_PER_HOUR: '1000000000', DATA_DIR: mkdtempSync(join(tmpdir(), 'st-fuzz-')), MAX_JOBS: '1', JOB_TIMEOUT_S: '10' });
+  const config = parseConfig({ ANON_RUNS_PER_HOUR: '1000000000', DATA_DIR: dataDir, MAX_JOBS: '1', JOB_TIMEOUT_S: '10' });
   const kernel = createKernel(config, { jobs: 'inline' });
   for (let i = from; i < to; i++) {
     current = i;

@@ -7,7 +7,7 @@
 // FUZZ_SEED picks the run (printed on every failure), FUZZ_CASES and FUZZ_POOL_CASES its size.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork } from 'node:child_process';
@@ -16,7 +16,7 @@ import { parseConfig } from '../../tools/core/config.ts';
 import { ToolError } from '../../tools/core/errors.ts';
 import { createKernel } from '../../tools/core/kernel.ts';
 import { fuzzCase, recipe } from './fuzz-cases.ts';
-import type { FuzzMessage } from './fuzz-run.ts';
+import type { FuzzMessage, FuzzRange } from './fuzz-run.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123) >>> 0;
 const CASES = Number(process.env.FUZZ_CASES ?? 3000);
@@ -35,13 +35,25 @@ interface InlineReport {
 const RUNNER = fileURLToPath(new URL('./fuzz-run.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 
-/** Runs cases [from, to) in a watched child process; a stuck case is recorded and the run resumes after it. */
+/**
+ * Runs cases [from, to) in a watched child process; a stuck case is recorded and the run resumes after it. The
+ * child processes share one DATA_DIR, made here and removed at the end (a child stopped with SIGKILL cannot).
+ */
 async function runInline(from: number, to: number): Promise<InlineReport> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'st-fuzz-'));
+  try {
+    return await runInlineIn(dataDir, from, to);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function runInlineIn(dataDir: string, from: number, to: number): Promise<InlineReport> {
   const report: InlineReport = { outcomes: new Map(), failures: [], stuck: [], slowest: { index: -1, ms: 0 } };
   let next = from;
   while (next < to) {
     next = await new Promise<number>((resolve) => {
-      const worker = fork(RUNNER, [JSON.stringify({ seed: SEED, from: next, to })], { execArgv: ['--import', TSX, '--max-old-space-size=2048'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const worker = fork(RUNNER, [JSON.stringify({ seed: SEED, from: next, to, dataDir } satisfies FuzzRange)], { execArgv: ['--import', TSX, '--max-old-space-size=2048'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       let current = next;
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
@@ -98,7 +110,8 @@ test(`fuzz: ${CASES} mutated inputs (seed ${SEED}) through the kernel: no intern
 });
 
 async function replayThroughPool(indices: number[]): Promise<void> {
-  const config = parseConfig({ ANON_RUNS_PER_HOUR: '1000000000', DATA_DIR: mkdtempSync(join(tmpdir(), 'st-fuzz-')), MAX_JOBS: '2', JOB_TIMEOUT_S: String(POOL_TIMEOUT_S), JOB_MEMORY_MB: '512' });
+  const dataDir = mkdtempSync(join(tmpdir(), 'st-fuzz-'));
+  const config = parseConfig({ ANON_RUNS_PER_HOUR: '1000000000', DATA_DIR: dataDir, MAX_JOBS: '2', JOB_TIMEOUT_S: String(POOL_TIMEOUT_S), JOB_MEMORY_MB: '512' });
   const kernel = createKernel(config);
   try {
     for (const i of indices) {
@@ -113,11 +126,13 @@ async function replayThroughPool(indices: number[]): Promise<void> {
     }
   } finally {
     await kernel.close(0);
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 test(`fuzz: ${POOL_CASES} mutated inputs through the job processes end, never as internal_error`, async () => {
-  const config = parseConfig({ ANON_RUNS_PER_HOUR: '1000000000', DATA_DIR: mkdtempSync(join(tmpdir(), 'st-fuzz-')), MAX_JOBS: '2', JOB_TIMEOUT_S: String(POOL_TIMEOUT_S), JOB_MEMORY_MB: '512' });
+  const dataDir = mkdtempSync(join(tmpdir(), 'st-fuzz-'));
+  const config = parseConfig({ ANON_RUNS_PER_HOUR: '1000000000', DATA_DIR: dataDir, MAX_JOBS: '2', JOB_TIMEOUT_S: String(POOL_TIMEOUT_S), JOB_MEMORY_MB: '512' });
   const kernel = createKernel(config);
   const unhandled: unknown[] = [];
   const onUnhandled = (err: unknown) => unhandled.push(err);
@@ -148,6 +163,7 @@ test(`fuzz: ${POOL_CASES} mutated inputs through the job processes end, never as
   } finally {
     process.off('unhandledRejection', onUnhandled);
     await kernel.close(0);
+    rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(`fuzz through the pool, seed ${SEED}: outcomes ${JSON.stringify(Object.fromEntries(outcomes))}, slowest ${Math.round(slowest)} ms`);
   assert.deepEqual(failures, []);
