@@ -16,7 +16,7 @@
 // Prints a table and writes bench/out/load.json. Not a test: it takes minutes and its figures depend on the
 // machine; the load generator (fetch in this process) shares the machine with the server.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -55,6 +55,7 @@ interface Service {
 }
 
 async function startService(): Promise<Service> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'st-load-'));
   const env = {
     ...process.env,
     PORT: '0',
@@ -64,13 +65,15 @@ async function startService(): Promise<Service> {
     MAX_INPUT_MB: String(MAX_INPUT_MB),
     ANON_RUNS_PER_HOUR: '1000000000',
     SHUTDOWN_TIMEOUT_S: '120',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'st-load-')),
+    DATA_DIR: dataDir,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'mcp/main.ts')], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // The service's DATA_DIR goes with it.
+  void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   for (let i = 0; i < 600; i++) {
     const m = /listening on (http:\/\/\S+)/.exec(out);
     if (m) return { child, url: m[1], output: () => out, exited };
