@@ -238,8 +238,7 @@ export class CsvWriter {
     for (const t of texts) for (let j = 0; j < t.length; j++) bound += 4 * t[j].length + 2;
     if (this.scratch.length < bound) this.scratch = Buffer.allocUnsafe(Math.max(bound, 2 * this.scratch.length));
     const buf = this.scratch;
-    const source = bytes.buffer;
-    const offset = bytes.byteOffset;
+    const whole = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const spans = this.spans.length >= 2 * width ? this.spans : (this.spans = new Int32Array(2 * width));
     let p = 0;
     let column = 0;
@@ -272,11 +271,8 @@ export class CsvWriter {
           const s = spans[2 * a];
           const e = b < n - 1 ? spans[2 * b + 1] : ends[k];
           missing = b < n - 1 ? 0 : b - (n - 1);
-          if (e - s > 64) {
-            // A view per run: Buffer#copy's argument checks cost more than the copy (see copy()).
-            buf.set(new Uint8Array(source, offset + s, e - s), p);
-            p += e - s;
-          } else for (let i = s; i < e; i++) buf[p++] = bytes[i];
+          if (e - s > 64) p += whole.copy(buf, p, s, e);
+          else for (let i = s; i < e; i++) buf[p++] = bytes[i];
         }
         for (; missing > 0; missing--) buf[p++] = d;
       }
