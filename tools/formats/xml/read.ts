@@ -119,8 +119,9 @@ class Collector {
       if (node.col < 0) node.col = this.col('e\u0000' + node.path);
     } else {
       node = this.root;
-      // As wide as the columns seen so far: most rows then hold their cells with no room to spare.
-      this.row = new Array<Cell | undefined>(this.keys.length);
+      // As wide as the columns seen so far (up to a bound: a kind whose every row opens a column of its own
+      // must not cost each row the width of all): most rows then hold their cells with no room to spare.
+      this.row = new Array<Cell | undefined>(Math.min(this.keys.length, PREALLOCATED_COLUMNS));
     }
     if (this.attributes) {
       const attrs = tag.attributes as Record<string, string>;
@@ -178,20 +179,26 @@ class Collector {
       return elements.has(plain) ? childPath(path, '@' + attr) : plain;
     });
     const header = uniqueNames(titles, (t, n) => `${t} (${n})`).names;
-    // Most documents use every column they open, in the order opened: each row is then padded where it is.
+    // Most documents use every column they open, in the order opened: a row as wide as the table is then
+    // filled where it is; any other is made anew at the table's width.
     const same = cols.every((c, i) => c === i);
     const rows = this.rows as Row[];
     for (let i = 0; i < rows.length; i++) {
       const r = this.rows[i];
-      if (!same) rows[i] = cols.map((c) => r[c] ?? null);
-      else {
-        if (r.length > cols.length) r.length = cols.length;
-        for (let c = 0; c < cols.length; c++) r[c] ??= null;
+      if (same && r.length === cols.length) {
+        for (let c = 0; c < r.length; c++) r[c] ??= null;
+        continue;
       }
+      const row = new Array<Cell>(cols.length);
+      for (let x = 0; x < cols.length; x++) row[x] = r[cols[x]] ?? null;
+      rows[i] = row;
     }
     return { header, rows };
   }
 }
+
+/** Cells a new row is made room for at once: about as many as a plain table's rows hold. */
+const PREALLOCATED_COLUMNS = 256;
 
 /** csv-to-excel's typing with no decimal comma, as for every markup format. */
 const TYPING = { decimalComma: false };
