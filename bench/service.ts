@@ -13,7 +13,7 @@ import type { ToolLimits } from '../tools/core/config.ts';
 import { ToolError } from '../tools/core/errors.ts';
 import { execute, type RunResult } from '../tools/core/execute.ts';
 import type { InputFile } from '../tools/core/files.ts';
-import { JOB_INITIAL_OLD_SPACE_MB, JOB_YOUNG_GENERATION_MB } from '../tools/core/jobs.ts';
+import { JOB_INITIAL_OLD_SPACE_MB, JOB_V8_FLAGS, JOB_YOUNG_GENERATION_MB } from '../tools/core/jobs.ts';
 import { getTool } from '../tools/core/registry.ts';
 import { optionsSchema, parseOptions } from '../tools/core/schema.ts';
 import { procMemory, resetPeak } from './measure.ts';
@@ -74,11 +74,11 @@ export interface ChildRun extends ServiceRun {
 export function runServiceChild(spec: ServiceSpec, paths: string[], timeoutMs: number, fields?: (string | undefined)[]): Promise<ChildRun> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    // The same young generation as a job worker's (a third of it is one semi-space), and the same old-generation
-    // floor, so the peak is the service's.
+    // The same young generation as a job worker's (a third of it is one semi-space), the same old-generation
+    // floor and V8 flags, so the peak is the service's.
     const semiSpace = `--max-semi-space-size=${JOB_YOUNG_GENERATION_MB / 3}`;
     const oldSpace = `--initial-old-space-size=${JOB_INITIAL_OLD_SPACE_MB}`;
-    const child = spawn(process.execPath, [semiSpace, oldSpace, '--import', 'tsx', join(ROOT, 'bench', 'one-run.ts'), JSON.stringify({ ...spec, files: paths, fields })], {
+    const child = spawn(process.execPath, [semiSpace, oldSpace, ...JOB_V8_FLAGS, '--import', 'tsx', join(ROOT, 'bench', 'one-run.ts'), JSON.stringify({ ...spec, files: paths, fields })], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -29,6 +29,8 @@ export interface PoolOptions {
   youngMb: number;
   /** V8's initial old generation, in MB (`--initial-old-space-size`): also the least its allocation limit falls to. */
   initialOldMb?: number;
+  /** Further V8 flags of each process. */
+  v8Flags?: readonly string[];
   /** Resident memory a process may gain over what it held once ready, in MB; past it, its job is stopped. */
   memoryMb: number;
   /** An idle process beyond the first exits after this long. */
@@ -307,7 +309,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     }
     const childEnd = await accepted;
     const initialOld = o.initialOldMb ? [`--initial-old-space-size=${o.initialOldMb}`] : [];
-    const args = ['--import', TSX, `--max-old-space-size=${o.heapMb}`, `--max-semi-space-size=${Math.max(1, Math.floor(o.youngMb / 3))}`, ...initialOld, ENTRY, o.module.href];
+    const args = ['--import', TSX, `--max-old-space-size=${o.heapMb}`, `--max-semi-space-size=${Math.max(1, Math.floor(o.youngMb / 3))}`, ...initialOld, ...(o.v8Flags ?? []), ENTRY, o.module.href];
     // Its own process group: a Ctrl-C meant for the server (which lets runs in flight finish) is not its own.
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', childEnd], detached: true });
     childEnd.destroy();
