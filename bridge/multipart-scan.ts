@@ -263,7 +263,8 @@ export class MultipartScanner {
       this.on.fileData(buf, start, end);
     } else if (this.part === FIELD) {
       const n = Math.min(end - start, this.limits.fieldSize - this.fieldSize);
-      this.fieldChunks.push(buf.subarray(start, start + n));
+      // A copy: the chunk itself may be let go once scanned (multipart.ts).
+      this.fieldChunks.push(Buffer.from(buf.subarray(start, start + n)));
       this.fieldSize += n;
       if (this.fieldSize === this.limits.fieldSize) {
         this.skip = true;

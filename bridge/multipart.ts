@@ -8,7 +8,7 @@ import type { InputFile } from '../tools/core/files.ts';
 import { listTools } from '../tools/core/registry.ts';
 import { jsonSchemaOf } from '../tools/core/schema.ts';
 import { discardRest } from '../tools/core/http-body.ts';
-import { own } from '../tools/core/transfer.ts';
+import { own, releaseChunk } from '../tools/core/transfer.ts';
 import { RequestError } from './http-error.ts';
 import { MultipartScanner, boundaryOf } from './multipart-scan.ts';
 
@@ -76,7 +76,14 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
         fail(malformed());
       }
     };
-    const onData = (chunk: Buffer) => guarded(() => scanner.push(chunk));
+    // Once scanned, a chunk's bytes are in the arena (the scanner copies what it keeps of fields and of a
+    // delimiter's start), and the chunk is let go at once; not while a part goes on in chunks of its own.
+    let keepsChunks = arena === null;
+    const onData = (chunk: Buffer) =>
+      guarded(() => {
+        scanner.push(chunk);
+        if (!keepsChunks) releaseChunk(chunk);
+      });
     // As busboy: the form is answered once the body has ended, its closing delimiter seen.
     const onEnd = () => {
       guarded(() => scanner.end());
@@ -128,6 +135,7 @@ export function readMultipart(req: Request, limits: MultipartLimits): Promise<Mu
             // Never with a declared length (the body holds its parts), but should bytes not fit, the part goes
             // on in chunks of its own.
             part.chunks = [Buffer.from(arena!.subarray(part.start, used))];
+            keepsChunks = true;
           }
           part.chunks.push(chunk.subarray(start, end));
         },

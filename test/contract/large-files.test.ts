@@ -5,6 +5,7 @@
 // process; one whose result stops arriving ends short of its length.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { unzipSync } from 'fflate';
 import type { Request } from 'express';
@@ -15,6 +16,8 @@ import { SKELETON_MIN_BODY } from '../../tools/core/json-text.ts';
 import { getTool } from '../../tools/core/registry.ts';
 import { optionsSchema, parseOptions } from '../../tools/core/schema.ts';
 import { transferables } from '../../tools/core/transfer.ts';
+import { readJson } from '../../tools/core/http-body.ts';
+import type { DecodedBase64 } from '../../tools/core/base64.ts';
 import { bigCsv } from '../helpers/generate.ts';
 import { inputFile } from '../helpers/run-tool.ts';
 import { patternAt } from '../helpers/big-result-job.ts';
@@ -98,7 +101,7 @@ test('large files: the limits and refusals of small bodies hold on the long-stri
 });
 
 /** A request stand-in for readMultipart: the body's bytes in chunks, with or without a declared length. */
-function formRequest(parts: Array<{ name: string; bytes: Uint8Array }>, declare: boolean, chunk = 16_384): Request {
+function formRequest(parts: Array<{ name: string; bytes: Uint8Array }>, declare: boolean, chunk = 16_384, cutter?: (body: Buffer) => Buffer[]): Request {
   const boundary = 'fronteraXYZ';
   const body = Buffer.concat([
     ...parts.flatMap((p) => [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${p.name}"\r\n\r\n`), Buffer.from(p.bytes), Buffer.from('\r\n')]),
@@ -106,8 +109,10 @@ function formRequest(parts: Array<{ name: string; bytes: Uint8Array }>, declare:
   ]);
   const req = new PassThrough() as unknown as Request & PassThrough;
   Object.assign(req, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...(declare ? { 'content-length': String(body.length) } : {}) }, complete: false });
+  const chunks = cutter ? cutter(body) : Array.from({ length: Math.ceil(body.length / chunk) }, (_, i) => body.subarray(i * chunk, (i + 1) * chunk));
+  Object.assign(req, { sent: chunks });
   setImmediate(() => {
-    for (let at = 0; at < body.length; at += chunk) req.write(body.subarray(at, at + chunk));
+    for (const c of chunks) req.write(c);
     (req as unknown as { complete: boolean }).complete = true;
     req.end();
   });
@@ -129,6 +134,41 @@ test('multipart: every file part lands in one buffer of the declared length, let
   const together = await readMultipart(formRequest(small, true, 1 << 20), limits);
   assert.deepEqual(together.files.map((f) => [f.name, Buffer.from(f.bytes).toString()]), small.map((f) => [f.name, Buffer.from(f.bytes).toString()]));
   assert.equal(new Set(together.files.map((f) => f.bytes.buffer)).size, 1, 'in the one buffer too, each after the bytes still waiting for the part before');
+});
+
+test('multipart and JSON readers: a body chunk in a buffer of its own (as Node\'s HTTP parser gives it) is let go once read, never one a reader still needs', async () => {
+  const limits = { maxInputBytes: 4 * 1024 * 1024, maxInputMb: 4, maxFileParts: 5, maxDiscardBytes: 1 << 20 };
+  const big = (name: string, n: number) => inputFile(name, Uint8Array.from({ length: n }, (_, i) => (i * 31 + name.length) & 0xff));
+  const parts = [big('uno.bin', 200_000), big('dos.bin', 100_003)];
+  // Cut at an odd size, so that delimiters, headers and the field's text span chunks.
+  const cut = 16_411;
+  const owned = (body: Buffer) => {
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < body.length; at += cut) chunks.push(Buffer.from(body.subarray(at, at + cut)));
+    return chunks;
+  };
+  for (const declare of [true, false]) {
+    const req = formRequest(parts, declare, cut, owned);
+    const form = await readMultipart(req, limits);
+    assert.deepEqual(form.files.map((f) => [f.name, Buffer.compare(Buffer.from(f.bytes), Buffer.from(parts.find((p) => p.name === f.name)!.bytes))]), parts.map((p) => [p.name, 0]));
+    assert.deepEqual(form.fields, { 'has-header': 'true' });
+    const sent = (req as unknown as { sent: Buffer[] }).sent;
+    // With a declared length every file byte is in the one buffer: the chunks are let go (all but the last,
+    // under the 16 KB worth a detach); without one, the files are the chunks themselves, which stay.
+    assert.ok(sent.at(-1)!.length < 16_384);
+    assert.deepEqual([...new Set(sent.slice(0, -1).map((c) => c.buffer.byteLength === 0))], [declare], `declared length: ${declare}`);
+  }
+  const body = Buffer.from(JSON.stringify({ file: { name: 'uno.bin', contentBase64: Buffer.from(parts[0].bytes).toString('base64') } }));
+  const req = new PassThrough() as unknown as IncomingMessage & PassThrough;
+  Object.assign(req, { headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, complete: false });
+  const chunks = owned(body);
+  setImmediate(() => {
+    for (const c of chunks) req.write(c);
+    req.end();
+  });
+  const parsed = (await readJson(req, 1 << 22)) as { file: { name: string; contentBase64: DecodedBase64 } };
+  assert.equal(Buffer.compare(Buffer.from(parsed.file.contentBase64.bytes!), Buffer.from(parts[0].bytes)), 0);
+  assert.ok(chunks.slice(0, -1).every((c) => c.buffer.byteLength === 0), 'every chunk let go');
 });
 
 const BIG_RESULT = 48 * 1024 * 1024;

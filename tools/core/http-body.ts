@@ -15,6 +15,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { parseJsonBody } from './json-text.ts';
+import { releaseChunk } from './transfer.ts';
 
 /** How long a refused connection is kept reading (and dropping) what the client still sends. */
 export const LINGER_MS = 10_000;
@@ -146,8 +147,10 @@ export function readJson(req: IncomingMessage, limit: number): Promise<unknown> 
       if (received > limit || (whole !== null && received > whole.length)) {
         done(bodyError(413, 'entity.too.large', 'request entity too large'));
         discardRest(req, limit);
-      } else if (whole !== null) chunk.copy(whole, received - chunk.length);
-      else chunks.push(chunk);
+      } else if (whole !== null) {
+        chunk.copy(whole, received - chunk.length);
+        releaseChunk(chunk);
+      } else chunks.push(chunk);
     };
     const onEnd = () => {
       if (whole !== null && received !== whole.length) return done(bodyError(400, 'request.size.invalid', 'request size did not match content length'));
