@@ -38,8 +38,13 @@ export function decodeBase64Fast(text: string): Uint8Array | null {
   return bytes.length === bytesOf(text.length - padding) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : null;
 }
 
-/** Characters decoded at a time in place (a multiple of 4): the text of one slice is copied once, as a short-lived string. */
-const SLICE_CHARS = 1 << 20;
+/**
+ * Characters decoded at a time in place (a multiple of 4): the text of one slice is copied once, as a
+ * short-lived string. Small enough for that string to live in V8's young generation: Node makes a text of
+ * over ~1 MB an external string, whose memory stays until a collection finds it (decoding 44 MB of base64 by
+ * 1 MB slices left 41 MB of them, and took 36 ms; by 64 KB, none, in 18 ms).
+ */
+const SLICE_CHARS = 1 << 16;
 
 const has = (buf: Uint8Array, byte: number, start: number, end: number) => {
   const at = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).indexOf(byte, start);
