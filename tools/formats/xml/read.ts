@@ -276,12 +276,12 @@ interface PassResult {
 }
 
 /**
- * The last parser, kept with its handlers taken off (nothing of its document stays reachable through it). A
- * full collection with no parser alive let V8 drop the parser's hidden classes, with what they had learnt of
- * its fields; every parse then made them anew and deoptimized saxes's code when a field took its second
- * value, and after six such rounds V8 stopped optimizing those functions for the process's life:
- * xml-to-excel's 33.6 MB XML took 0.8-0.9 s a run, then 2.3-2.6 s from the seventh (one thread, a full
- * collection after each run).
+ * The last parser that read a document to its end (which resets its state), kept with its handlers taken off:
+ * nothing of its document stays reachable through it. A full collection with no parser alive let V8 drop the
+ * parser's hidden classes, with what they had learnt of its fields; every parse then made them anew and
+ * deoptimized saxes's code when a field took its second value, and after six such rounds V8 stopped optimizing
+ * those functions for the process's life: xml-to-excel's 33.6 MB XML took 0.8-0.9 s a run, then 2.3-2.6 s
+ * from the seventh (one thread, a full collection after each run).
  */
 let kept: SaxesParser | null = null;
 const NOTHING = () => {};
@@ -358,9 +358,8 @@ function parse(pieces: Iterable<string>, p: Pass): PassResult {
     if (err instanceof FormatError) throw err;
     if (err instanceof Error && !(err instanceof RangeError)) throw syntaxError(err);
     throw err;
-  } finally {
-    keep(parser);
   }
+  keep(parser);
   // A wrapper given up on is no row kind at all.
   for (const [name, c] of collectors) if (!c.alive) collectors.delete(name);
   return { collectors, census, deep, root };
