@@ -7,8 +7,6 @@ import { after, before } from 'node:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Server } from 'node:http';
@@ -19,6 +17,7 @@ import { ERROR_STATUS, type ErrorCode } from '../../tools/core/errors.ts';
 import type { InputFile } from '../../tools/core/files.ts';
 import { createKernel, type Kernel, type KernelOptions } from '../../tools/core/kernel.ts';
 import { getTool } from '../../tools/core/registry.ts';
+import { settledHeap } from '../helpers/heap.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type Json = any;
@@ -262,15 +261,6 @@ export function assertRefusedEverywhere(answers: Answer[], code: ErrorCode, o: R
 export function assertOkEverywhere(answers: Answer[]): Answer[] {
   for (const a of answers) assert.equal(a.status, 200, `${a.via}: ${describe(a.body)}`);
   return answers;
-}
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Main-thread heap after full collections, in bytes. */
-export function settledHeap(): number {
-  for (let i = 0; i < 3; i++) gc();
-  return process.memoryUsage().heapUsed;
 }
 
 /**

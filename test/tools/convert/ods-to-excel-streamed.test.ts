@@ -8,8 +8,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import tool from '../../../tools/convert/ods-to-excel.ts';
 import { DEFAULT_TOOL_LIMITS } from '../../../tools/core/config.ts';
@@ -20,6 +18,7 @@ import { inputFile, runTool } from '../../helpers/run-tool.ts';
 import { contextOf } from '../../helpers/read-tables.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { openpyxl } from '../../helpers/workbook-fixture.ts';
+import { settledHeap } from '../../helpers/heap.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ods-streamed-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -161,19 +160,12 @@ test('ods-to-excel: past the cell limit halfway through a streamed sheet, too_co
 });
 
 test('ods-to-excel: a streamed sheet holds a batch, not the table (heap after full collections)', () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  const heap = () => {
-    gc();
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
   const rows = 40_000;
   const body = Array.from({ length: rows }, (_, i) => `<table:table-row><table:table-cell office:value-type="float" office:value="${i}.5"/>${cell(`cliente número ${i}`)}${cell(`calle ${i}, ${i % 50}º`)}<table:table-cell office:value-type="date" office:date-value="2024-01-${String((i % 28) + 1).padStart(2, '0')}"/></table:table-row>`).join('');
   const file = inputFile('grande.ods', ods(`<table:table table:name="G">${body}</table:table>`, true));
-  const base = heap();
+  const base = settledHeap();
   let table: Table<AnyCell> | null = openWorkbook(file, contextOf(), { hasHeader: false, cells: 'full' }).sheets[0].table();
-  const whole = heap() - base;
+  const whole = settledHeap() - base;
   assert.equal(table.rows().length, rows);
   table = null;
   const sheet = openWorkbook(file, contextOf(), { hasHeader: false, cells: 'full' }).sheets[0].rowsAsRead?.();
@@ -182,7 +174,7 @@ test('ods-to-excel: a streamed sheet holds a batch, not the table (heap after fu
   let streamed = 0;
   for (const batch of sheet.rows) {
     seen += batch.length;
-    if (seen >= rows / 2 && streamed === 0) streamed = heap() - base;
+    if (seen >= rows / 2 && streamed === 0) streamed = settledHeap() - base;
   }
   assert.equal(seen, rows);
   // The table's own cells (40,000 rows, about 11 MB) against a batch of 512 rows and the reader's state (about 1 MB).

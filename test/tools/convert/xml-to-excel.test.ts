@@ -2,8 +2,6 @@
 // (paths, attributes, repeats, the automatic row element), the encodings of §2.2, the refusals of §2.11 with
 // their codes, and the round trip excel-to-xml → xml-to-excel for the options that change the XML.
 import { test } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import assert from 'node:assert/strict';
 import tool from '../../../tools/convert/xml-to-excel.ts';
 import excelToXml from '../../../tools/convert/excel-to-xml.ts';
@@ -13,6 +11,7 @@ import { contextOf } from '../../helpers/read-tables.ts';
 import { inputFile, runTool } from '../../helpers/run-tool.ts';
 import { readXlsx } from '../../helpers/read-xlsx.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
+import { settledHeap } from '../../helpers/heap.ts';
 
 const ctx = { t: (k: string) => k, name: () => 'Hoja' };
 const d = (s: string) => new Date(`${s}Z`);
@@ -180,21 +179,14 @@ test('round trip: titles excel-to-xml had to rename come back as their element n
 });
 
 test('xml-to-excel: the rows read hold their values, not the text of the document they came from (heap after full collections)', () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  const heap = () => {
-    gc();
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
   // 8,000 rows of one 16-character value each, among 1 KB of text the table never shows: an 8 MB document.
   const rows = 8_000;
   const filler = `<!--${'relleno '.repeat(125)}-->`;
   const xml = `<filas>${Array.from({ length: rows }, (_, i) => `<fila>${filler}<clave>cliente-${String(i).padStart(8, '0')}</clave></fila>`).join('')}</filas>`;
   const file = inputFile('relleno.xml', xml);
-  const base = heap();
+  const base = settledHeap();
   const table = openWorkbook(file, contextOf(), { hasHeader: true, detectTypes: true, xml: {} }).table();
-  const held = heap() - base;
+  const held = settledHeap() - base;
   const values = table.rows();
   assert.equal(values.length, rows);
   assert.equal(values[rows - 1][0], `cliente-${String(rows - 1).padStart(8, '0')}`);
