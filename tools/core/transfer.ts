@@ -21,13 +21,13 @@ export function own(buffer: ArrayBufferLike): void {
   if (buffer instanceof ArrayBuffer && buffer.byteLength >= TRANSFER_MIN_BYTES) owned.add(buffer);
 }
 
+/** Whether a view covers the whole of its buffer (a buffer of its own), of at least `min` bytes. */
+const coversWhole = (v: Uint8Array, min: number) => v.buffer instanceof ArrayBuffer && v.buffer.byteLength >= min && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength;
+
 export function transferables(views: Iterable<Uint8Array>): ArrayBuffer[] {
   const list = new Set<ArrayBuffer>();
-  for (const v of views) {
-    const buf = v.buffer;
-    if (!(buf instanceof ArrayBuffer) || buf.byteLength < TRANSFER_MIN_BYTES) continue;
-    if (owned.has(buf) || (v.byteOffset === 0 && v.byteLength === buf.byteLength)) list.add(buf);
-  }
+  // own() lists no buffer under TRANSFER_MIN_BYTES.
+  for (const v of views) if ((v.buffer instanceof ArrayBuffer && owned.has(v.buffer)) || coversWhole(v, TRANSFER_MIN_BYTES)) list.add(v.buffer as ArrayBuffer);
   return [...list];
 }
 
@@ -60,6 +60,5 @@ const CHUNK_MIN_BYTES = 16 * 1024;
  * its view covers whole is let go, and only by a reader that keeps no view of it.
  */
 export function releaseChunk(chunk: Uint8Array): void {
-  const buf = chunk.buffer;
-  if (buf instanceof ArrayBuffer && chunk.byteOffset === 0 && chunk.byteLength === buf.byteLength && buf.byteLength >= CHUNK_MIN_BYTES) (buf as MovableBuffer).transfer(0);
+  if (coversWhole(chunk, CHUNK_MIN_BYTES)) (chunk.buffer as MovableBuffer).transfer(0);
 }
