@@ -161,12 +161,13 @@ class Collector {
 
   /** An empty value is null, not undefined: its column is used (an empty element is a column of its own). */
   private set(c: number, value: string): void {
-    if (value !== '' && (this.row[c] === undefined || this.row[c] === null)) this.cells++;
-    if (value === '') this.row[c] = null;
-    else {
-      const cell = this.detect ? detectType(value, TYPING) : value;
-      this.row[c] = typeof cell === 'string' ? own(cell) : cell;
+    if (value === '') {
+      this.row[c] = null;
+      return;
     }
+    if (this.row[c] == null) this.cells++;
+    const cell = this.detect ? detectType(value, TYPING) : value;
+    this.row[c] = typeof cell === 'string' ? own(cell) : cell;
   }
 
   /** Titles and rows, columns in order of first appearance; columns never given a value are dropped. */
