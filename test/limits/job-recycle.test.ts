@@ -1,10 +1,11 @@
 // A job process asked for a full collection after each large job is replaced once it has collected
-// COLLECTIONS_BEFORE_REPLACE times (process-pool.ts says why): the runs after it go to a new process.
+// COLLECTIONS_BEFORE_REPLACE times (process-pool.ts says why): the runs after it go to a new process. A run
+// that comes while the only process collects waits for it instead of starting another.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfig } from '../../tools/core/config.ts';
 import { createJobRunner } from '../../tools/core/jobs.ts';
-import { COLLECTIONS_BEFORE_REPLACE } from '../../tools/core/process-pool.ts';
+import { COLLECTIONS_BEFORE_REPLACE, createProcessPool } from '../../tools/core/process-pool.ts';
 
 const GROW = new URL('../helpers/grow-job.ts', import.meta.url);
 
@@ -24,5 +25,26 @@ test('job processes: one that has collected COLLECTIONS_BEFORE_REPLACE times aft
     assert.notEqual(large[COLLECTIONS_BEFORE_REPLACE + 1], small[0], `replaced after the next: ${large}`);
   } finally {
     await runner.close(1000);
+  }
+});
+
+test('job processes: a run that comes while the only process collects after a large job waits for it; one that comes while it runs a job starts a second', async () => {
+  const pool = createProcessPool({ module: GROW, maxProcesses: 2, heapMb: 576, youngMb: 24, memoryMb: 512, idleMs: 30_000, startMs: 30_000 });
+  const grow = (mb: number) =>
+    pool.run({ t: 'job', toolId: 'split-rows', opts: {}, lang: 'es', download: true, names: ['grow.csv'] }, [new TextEncoder().encode(String(mb))], { timeoutMs: 60_000, maxResultBytes: 1024 });
+  const pidOf = async (reply: ReturnType<typeof grow>) => new TextDecoder().decode((await reply).files[0]).split(' ')[0];
+  try {
+    // 128 MB held is past max(64 MB, 512 MB / 8): the process collects once it has answered.
+    const first = await pidOf(grow(128));
+    // The pool chose at the call: a start would show in its size at once.
+    const during = grow(1);
+    assert.equal(pool.size, 1, 'no second process for a run that can wait for the collection');
+    assert.equal(await pidOf(during), first, 'the run went to the process that collected');
+    const busy = grow(1);
+    const beside = grow(1);
+    assert.equal(pool.size, 2, 'a second process for a run that comes while the first runs a job');
+    assert.notEqual(await pidOf(beside), await pidOf(busy));
+  } finally {
+    await pool.close();
   }
 });

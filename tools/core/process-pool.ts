@@ -187,7 +187,8 @@ interface Pending {
 }
 
 interface JobProcess {
-  state: 'starting' | 'idle' | 'busy' | 'gone';
+  /** `collecting`: running a full collection asked after a job (no job of its own); free again shortly. */
+  state: 'starting' | 'idle' | 'busy' | 'collecting' | 'gone';
   child: ChildProcess | null;
   channel: Socket | null;
   reader: FrameReader;
@@ -388,7 +389,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
   function collect(p: JobProcess): void {
     if (p.collections >= COLLECTIONS_BEFORE_REPLACE) return retire(p);
     p.collections++;
-    p.state = 'busy';
+    p.state = 'collecting';
     send(p, { t: 'reclaim' });
   }
 
@@ -428,9 +429,11 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
         fail: (err: PoolFailure) => (clearTimeout(timer), reject(err)),
       };
       waiters.push(waiter);
-      // Every process is busy, collecting, or starting for an earlier waiter: one more, within the bound.
-      const starting = [...procs].filter((p) => p.state === 'starting').length;
-      if (starting < waiters.length && procs.size < o.maxProcesses) start();
+      // Every process is busy, collecting, or starting for an earlier waiter: one more, within the bound,
+      // unless one already collecting will be free for it: a collection is over in tens of milliseconds,
+      // a start takes half a second of CPU beside the run and a hundred megabytes more.
+      const soon = [...procs].filter((p) => p.state === 'starting' || p.state === 'collecting').length;
+      if (soon < waiters.length && procs.size < o.maxProcesses) start();
     });
   }
 
