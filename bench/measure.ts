@@ -1,6 +1,6 @@
 // Timing and memory of child processes, and the small statistics the report needs.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const GNU_TIME = '/usr/bin/time';
@@ -92,29 +92,4 @@ export function dirOutput(dir: string): { files: number; bytes: number; paths: s
   };
   if (existsSync(dir)) walk(dir);
   return { files, bytes, paths };
-}
-
-/** Resident memory figures of a running process (Linux): current and peak since start or the last reset. */
-export function procMemory(pid: number): { rssMb: number; hwmMb: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
-    const rssMb = kb('VmRSS') / 1024;
-    const hwmMb = kb('VmHWM') / 1024;
-    // A process that has exited and not yet been reaped has a status without memory lines.
-    return Number.isNaN(rssMb) || Number.isNaN(hwmMb) ? null : { rssMb, hwmMb };
-  } catch {
-    return null;
-  }
-}
-
-/** Resets a process's peak RSS (VmHWM) to its current RSS, so the next peak is this request's. */
-export function resetPeak(pid: number): boolean {
-  try {
-    // `5` in clear_refs resets the peak resident set size (Linux 4.0+); only for our own children.
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    return true;
-  } catch {
-    return false;
-  }
 }

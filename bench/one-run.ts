@@ -5,7 +5,7 @@
 //   node --import tsx bench/one-run.ts '{"tool":"…","options":{…},"files":["/abs/in.xlsx"],"limits":{…}}'
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { procMemory } from './measure.ts';
+import { procMemory } from '../tools/core/peak-memory.ts';
 import { runService, type ServiceSpec } from './service.ts';
 
 const spec = JSON.parse(process.argv[2]) as ServiceSpec & { files: string[]; fields?: (string | null)[] };

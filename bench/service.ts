@@ -16,7 +16,8 @@ import type { InputFile } from '../tools/core/files.ts';
 import { JOB_INITIAL_OLD_SPACE_MB, JOB_V8_FLAGS, JOB_YOUNG_GENERATION_MB } from '../tools/core/jobs.ts';
 import { getTool } from '../tools/core/registry.ts';
 import { optionsSchema, parseOptions } from '../tools/core/schema.ts';
-import { procMemory, resetPeak } from './measure.ts';
+import { procMemory, resetPeak } from '../tools/core/peak-memory.ts';
+import type { PhaseMarks } from '../tools/core/phases.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -176,9 +177,13 @@ export interface HttpRun {
   outBytes: number;
   /** Peak RSS of the server process during this request (its VmHWM, reset before the request). */
   serverPeakMb: number | null;
-  /** Peak RSS over the RSS before the request: of the server process, and of its job processes together. */
+  /** Peak RSS over the RSS before the request: of the server process, and of the job process that ran the job
+   * (as it measured itself from the job's arrival; without the probe, of all job processes together). */
   serverGrowthMb: number | null;
   jobGrowthMb: number | null;
+  /** Of the other job processes during the request (one starting, or collecting after an earlier job), when
+   * the probe tells which process ran the job: the pool's, not this run's. */
+  otherJobsGrowthMb: number | null;
   /** Where the time went (phases.ts marks and this client's), when the server was started with the probe. */
   phases: Phases | null;
 }
@@ -241,23 +246,33 @@ function jobProcesses(serverPid: number): number[] {
 }
 
 /** The last phase line of `tool` the probe wrote after `since` (the server writes it once the answer is out). */
-async function phasesOf(file: string, tool: string, since: number, clientStart: number, clientEnd: number): Promise<Phases | null> {
+interface Probed {
+  phases: Phases | null;
+  /** The job process that ran the job, and what it grew by (phases.ts). */
+  jobPid?: number;
+  jobGrowthMb?: number;
+}
+
+async function phasesOf(file: string, tool: string, since: number, clientStart: number, clientEnd: number): Promise<Probed | null> {
   for (let i = 0; i < 50; i++) {
     const lines = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [];
     for (let j = lines.length - 1; j >= 0 && lines[j]; j--) {
-      const p = JSON.parse(lines[j]) as { tool: string; marks: Record<string, number> };
+      const p = JSON.parse(lines[j]) as { tool: string; marks: PhaseMarks };
       if (p.tool !== tool || p.marks.start < since) continue;
-      const m = p.marks;
+      const { jobPid, jobGrowthMb, ...m } = p.marks;
       if (process.env.BENCH_MARKS) console.log('    marks', JSON.stringify(Object.fromEntries(Object.entries({ ...m, clientEnd }).map(([k, v]) => [k, Math.round(v - clientStart)]))));
-      if (m.bodyEnd === undefined || m.jobStart === undefined || m.got === undefined || m.done === undefined || m.returned === undefined) return null;
-      return {
-        receive: m.bodyEnd - clientStart,
-        decode: m.jobStart - m.bodyEnd,
-        'hand-off': m.got - m.jobStart,
-        run: m.done - m.got,
-        'hand-back': m.returned - m.done,
-        write: clientEnd - m.returned,
-      };
+      const timed = m.bodyEnd !== undefined && m.jobStart !== undefined && m.got !== undefined && m.done !== undefined && m.returned !== undefined;
+      const phases = timed
+        ? {
+            receive: m.bodyEnd! - clientStart,
+            decode: m.jobStart! - m.bodyEnd!,
+            'hand-off': m.got! - m.jobStart!,
+            run: m.done! - m.got!,
+            'hand-back': m.returned! - m.done!,
+            write: clientEnd - m.returned!,
+          }
+        : null;
+      return { phases, jobPid, jobGrowthMb };
     }
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -354,19 +369,26 @@ export async function runServiceHttp(service: HttpService, spec: ServiceSpec, bo
     return base === null || base === undefined || hwm === undefined ? null : Math.max(0, hwm - base);
   };
   const serverGrowthMb = growth(service.pid);
-  // A process started during the request (to replace one) may have run its job: counted from the least a
-  // loaded job process held before it, as a process that has just loaded holds about that much.
+  // A process started during the request: counted from the least a loaded job process held before it, as a
+  // process that has just loaded holds about that much (what the job's own process grew by comes from the probe).
   const loaded = Math.min(...pids.slice(1).map((pid) => before.get(pid) ?? Infinity));
   for (const pid of jobProcesses(service.pid)) {
     if (before.has(pid) || !Number.isFinite(loaded)) continue;
     before.set(pid, loaded);
     pids.push(pid);
   }
-  const jobGrowth = pids.slice(1).map(growth);
-  const jobGrowthMb = jobGrowth.some((g) => g === null) || jobGrowth.length === 0 ? null : jobGrowth.reduce((a, b) => a! + b!, 0);
+  const probed = service.phasesFile && status === 200 ? await phasesOf(service.phasesFile, spec.tool, since, start, end) : null;
+  const phases = probed?.phases ?? null;
+  const sum = (ps: number[]) => {
+    const gs = ps.map(growth);
+    return gs.some((g) => g === null) || gs.length === 0 ? null : gs.reduce((a, b) => a! + b!, 0);
+  };
+  const ran = probed?.jobPid !== undefined && probed.jobGrowthMb !== undefined;
+  const jobGrowthMb = ran ? probed.jobGrowthMb! : sum(pids.slice(1));
+  const others = pids.slice(1).filter((pid) => pid !== probed?.jobPid);
+  const otherJobsGrowthMb = ran ? (others.length ? sum(others) : 0) : null;
   const mem = procMemory(service.pid);
   const serverPeakMb = before.get(service.pid) !== null && mem ? mem.hwmMb : null;
-  const phases = service.phasesFile && status === 200 ? await phasesOf(service.phasesFile, spec.tool, since, start, end) : null;
   if (status !== 200) {
     let code = `http ${status}`;
     try {
@@ -374,9 +396,9 @@ export async function runServiceHttp(service: HttpService, spec: ServiceSpec, bo
     } catch {
       /* not an Error body */
     }
-    return { ok: false, ms, status, code, outBytes: 0, serverPeakMb, serverGrowthMb, jobGrowthMb, phases };
+    return { ok: false, ms, status, code, outBytes: 0, serverPeakMb, serverGrowthMb, jobGrowthMb, otherJobsGrowthMb, phases };
   }
-  return { ok: true, ms, status: 200, outBytes, serverPeakMb, serverGrowthMb, jobGrowthMb, phases };
+  return { ok: true, ms, status: 200, outBytes, serverPeakMb, serverGrowthMb, jobGrowthMb, otherJobsGrowthMb, phases };
 }
 
 export function readInputs(paths: string[]): Array<{ path: string; bytes: Uint8Array }> {

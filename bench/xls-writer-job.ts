@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as XLSX from 'xlsx';
 import tool from '../tools/convert/xlsx-to-xls.ts';
 import { inputFile, runTool } from '../test/helpers/run-tool.ts';
-import { procMemory } from './measure.ts';
+import { procMemory } from '../tools/core/peak-memory.ts';
 
 const [which, input, output] = process.argv.slice(2);
 const baseRssMb = process.memoryUsage().rss / 2 ** 20;

@@ -1,5 +1,6 @@
 // The bench's per-phase breakdown (tools/core/phases.ts): a measured run over HTTP publishes its marks once its
-// answer is written, from both doors, through the real job processes; the marks of one clock come in order.
+// answer is written, from both doors, through the real job processes; the marks of one clock come in order,
+// and the job process tells which it was and what it grew by during the job.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
@@ -33,6 +34,26 @@ test('a measured run publishes its phase marks, multipart and JSON alike', async
     }
     // A refused run has no job marks.
     assert.equal(seen[2].marks.got, undefined);
+  } finally {
+    unsubscribe(RUN_PHASES_CHANNEL, listener);
+    await srv.close();
+  }
+});
+
+test('a measured run is told the job process that ran it and the memory that process gained during the job', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const seen: RunPhases[] = [];
+  const listener = (m: unknown) => seen.push(m as RunPhases);
+  subscribe(RUN_PHASES_CHANNEL, listener);
+  // The grow job holds 48 MB, every page written, then answers with its pid (test/helpers/grow-job.ts).
+  const srv = await startServer({}, { workerModule: new URL('../helpers/grow-job.ts', import.meta.url) });
+  try {
+    const res = await postRun(srv.url, 'split-rows', { file: fileObject('grow.csv', '48') }, { query: 'download=true' });
+    assert.equal(res.status, 200);
+    const pid = Number((await res.text()).split(' ')[0]);
+    for (let i = 0; seen.length < 1 && i < 200; i++) await new Promise((r) => setImmediate(r));
+    const { marks } = seen[0];
+    assert.equal(marks.jobPid, pid);
+    assert.ok(typeof marks.jobGrowthMb === 'number' && marks.jobGrowthMb >= 48 && marks.jobGrowthMb < 48 + 64, `grew ${marks.jobGrowthMb} MB holding 48`);
   } finally {
     unsubscribe(RUN_PHASES_CHANNEL, listener);
     await srv.close();

@@ -7,6 +7,7 @@ import { resolveLang } from '../../locales/index.ts';
 import { frameOf, FrameReader, type FrameHead } from './job-frames.ts';
 import type { Job, JobReply } from './jobs.ts';
 import { epochNow } from './phases.ts';
+import { procMemory, resetPeak } from './peak-memory.ts';
 import { fullGc } from './reclaim.ts';
 
 /** Largest job head accepted (options and file names): far above any real one. */
@@ -23,6 +24,13 @@ const scratch = new Uint8Array(SCRATCH_BYTES);
 // Frames are handled one after the other: the server sends the next only once this one is answered.
 let queue: Promise<void> = Promise.resolve();
 const reader = new FrameReader((head, files) => (queue = queue.then(() => handle(head, files))), { maxHeadBytes: MAX_JOB_HEAD_BYTES, maxFileBytes: Number.MAX_SAFE_INTEGER });
+
+// A measured run's memory counts from its head's arrival, before its files' bytes come in.
+let arrivalRssMb: number | null = null;
+const measureFromNow = () => (resetPeak('self') ? (procMemory('self')?.rssMb ?? null) : null);
+reader.onStart = (head) => {
+  if (head.t === 'job' && head.timed === true) arrivalRssMb = measureFromNow();
+};
 
 // `onread` has the socket read into the buffer given, so a file's bytes go straight into the file's own buffer.
 const channel = new Socket({
@@ -70,8 +78,11 @@ async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
     limits: head.limits as Job['limits'],
     files: names.map((name, i) => (fields?.[i] ? { name, bytes: files[i], field: fields[i] } : { name, bytes: files[i] })),
   };
-  // A measured run (phases.ts) is told when this process had the job and when it had the result.
+  // A measured run (phases.ts) is told when this process had the job and when it had the result, and what
+  // it grew by meanwhile (a job without files had no head of its own to measure from).
   const got = head.timed === true ? epochNow() : 0;
+  const fromMb = got ? (arrivalRssMb ?? measureFromNow()) : null;
+  arrivalRssMb = null;
   let reply: JobReply;
   try {
     reply = await run(job);
@@ -79,7 +90,8 @@ async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
     console.error('job module failed:', err);
     reply = { ok: false, code: 'internal_error' };
   }
-  const at = got ? { at: [got, epochNow()] } : {};
+  const peakMb = fromMb === null ? null : (procMemory('self')?.hwmMb ?? null);
+  const at = got ? { at: [got, epochNow()], pid: process.pid, ...(peakMb !== null ? { grewMb: peakMb - fromMb! } : {}) } : {};
   if (!reply.ok) return send({ t: 'reply', ...reply, ...at });
   const { files: out, ...rest } = reply.result;
   // No memory figure here: reading it costs a small run more than its hand-off (the server watches it instead).

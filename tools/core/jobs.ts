@@ -184,8 +184,12 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
       if (err instanceof PoolFailure) throw failureOf(err, job, limits);
       throw err;
     }
-    const h = reply.head as unknown as JobReply & { result?: { files: Array<Omit<OutputFile, 'bytes'>> }; at?: [number, number] };
-    if (job.marks) [job.marks.got, job.marks.done] = h.at ?? [];
+    const h = reply.head as unknown as JobReply & { result?: { files: Array<Omit<OutputFile, 'bytes'>> }; at?: [number, number]; pid?: number; grewMb?: number };
+    if (job.marks) {
+      [job.marks.got, job.marks.done] = h.at ?? [];
+      job.marks.jobPid = h.pid;
+      job.marks.jobGrowthMb = h.grewMb;
+    }
     // A reply whose bytes came in with its head (any small one) is whole already: nothing left to stream.
     const arrival = reply.arrival && reply.arrival.received < reply.arrival.total ? reply.arrival : undefined;
     if (!arrival) mark(job.marks, 'returned');

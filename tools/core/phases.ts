@@ -25,6 +25,10 @@ export interface PhaseMarks {
   answer?: number;
   /** The answer is written (handed to the kernel). */
   finish?: number;
+  /** Not times: the job process that ran the job, and the resident memory it gained (MB) from the job's
+   * arrival to its result, which only it can tell (a process started or collecting beside it is not the run's). */
+  jobPid?: number;
+  jobGrowthMb?: number;
 }
 
 export interface RunPhases {
