@@ -1,8 +1,9 @@
-// The real entry point, as `npm start` runs it: start-up, a bad variable, DNS-rebinding check, SIGTERM.
+// The real entry point, as `npm start` runs it: start-up, a bad variable, DNS-rebinding check, SIGTERM, and
+// SIGKILL leaving no folder behind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
@@ -81,5 +82,40 @@ test('process: ALLOWED_ORIGINS refuses other browser origins', async () => {
     assert.equal(await exited, 0);
   } finally {
     child.kill('SIGKILL');
+  }
+});
+
+test('process: killed outright once its job process runs, it leaves no folder of its own in the temporary folder', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  // A temporary folder for it alone (tsx may keep its cache there too: the service's own names begin `st-`).
+  const tmp = mkdtempSync(join(tmpdir(), 'st-kill-'));
+  const ours = () => readdirSync(tmp).filter((name) => name.startsWith('st-'));
+  const { child, output, exited } = start({ PORT: '0', TMPDIR: tmp });
+  const jobs = () => {
+    try {
+      return readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'latin1').trim().split(' ').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  let started: number[] = [];
+  try {
+    await listening(output, exited);
+    // The first job process is started at once; once it exists, its connection has been made.
+    while ((started = jobs()).length === 0) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(ours(), [], 'no folder left once the connection is made');
+    child.kill('SIGKILL');
+    await exited;
+    assert.deepEqual(ours(), []);
+  } finally {
+    child.kill('SIGKILL');
+    // A job process ends once its server's end of the channel closes; this one is not left to chance.
+    for (const pid of started) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+    rmSync(tmp, { recursive: true, force: true });
   }
 });

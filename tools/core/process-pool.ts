@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type OnReadOpts, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -222,12 +222,14 @@ export interface ProcessPool {
 }
 
 /**
- * The listener job processes' connections are made through, in a folder only this user can enter. Where the
- * temporary folder cannot be written (a container with a read-only root file system and no /tmp volume), a
- * Linux abstract socket with an unguessable name takes its place: it needs no file, and the listener still
- * accepts only the one connection being made.
+ * A connected pair of Unix sockets: this process's end, which reads with `onread`, and the end a job process
+ * gets as its fd 3. It is made through a listener in a folder only this user can enter, and the folder is
+ * removed as soon as the pair is made: a server killed outright (SIGKILL, out of memory) leaves none behind.
+ * Where the temporary folder cannot be written (a container with a read-only root file system and no /tmp
+ * volume), a Linux abstract socket with an unguessable name takes its place, needing no file. Either listener
+ * takes the one connection made and is closed.
  */
-async function listener(onConnection: (s: Socket) => void): Promise<{ server: Server; dir: string | null; path: string }> {
+async function socketPair(onread: OnReadOpts): Promise<{ mine: Socket; theirs: Socket }> {
   let dir: string | null = null;
   let path: string;
   try {
@@ -237,11 +239,20 @@ async function listener(onConnection: (s: Socket) => void): Promise<{ server: Se
     if (process.platform !== 'linux') throw err;
     path = `\0spreadsheet-tools-jobs-${process.pid}-${randomBytes(16).toString('hex')}`;
   }
-  const server = createServer(onConnection);
-  server.listen(path);
-  await once(server, 'listening');
-  server.unref();
-  return { server, dir, path };
+  const server = createServer();
+  server.maxConnections = 1;
+  try {
+    const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    server.listen(path);
+    await once(server, 'listening');
+    const mine = connect({ path, onread });
+    mine.on('error', () => {});
+    await once(mine, 'connect');
+    return { mine, theirs: await accepted };
+  } finally {
+    server.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export function createProcessPool(o: PoolOptions): ProcessPool {
@@ -249,11 +260,6 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
   const waiters: Array<{ take(p: JobProcess): void; fail(err: PoolFailure): void }> = [];
   let closed = false;
   let watch: NodeJS.Timeout | undefined;
-  let listening: ReturnType<typeof listener> | undefined;
-  // The connection being made: the only one the listener accepts (any other is closed at once).
-  let accept: ((s: Socket) => void) | null = null;
-  // Connections are made one at a time, so that the one accepted is the one just made.
-  let connecting: Promise<void> = Promise.resolve();
   // Where frame heads are read (a file's bytes go into its own buffer): reads are handled one at a time, and
   // each is consumed before the next, so every process can share it.
   const scratch = new Uint8Array(64 * 1024);
@@ -266,7 +272,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     p.reader.onStart = (head, files) => onReplyHead(p, head, files);
     p.reader.onBytes = (n) => p.pending?.arrival?.add(n);
     procs.add(p);
-    connecting = connecting.then(() => launch(p)).catch((err: unknown) => {
+    launch(p).catch((err: unknown) => {
       console.error('job process: cannot start:', err);
       failedStart(p, String(err));
     });
@@ -274,41 +280,26 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
   }
 
   async function launch(p: JobProcess): Promise<void> {
-    listening ??= listener((s) => {
-      const take = accept;
-      accept = null;
-      if (take) take(s);
-      else s.destroy();
-    });
-    const { path } = await listening;
-    // Closed or killed while it waited for its turn (read through a call: the awaits change it).
+    // Closed or killed while its sockets were made (read through a call: the await changes it).
     const gone = () => p.state === 'gone';
-    if (gone()) return p.markExited();
-    const accepted = new Promise<Socket>((resolve) => (accept = resolve));
-    const channel = connect({
-      path,
-      onread: {
-        buffer: () => p.reader.target() ?? scratch,
-        callback: (n: number, buf: Uint8Array) => {
-          if (gone()) return true;
-          try {
-            if (buf === scratch) p.reader.push(scratch.subarray(0, n));
-            else p.reader.filled(n);
-          } catch (err) {
-            kill(p, err instanceof FrameTooLarge ? 'result' : 'died', (err as Error).message);
-          }
-          return true;
-        },
+    const { mine: channel, theirs: childEnd } = await socketPair({
+      buffer: () => p.reader.target() ?? scratch,
+      callback: (n: number, buf: Uint8Array) => {
+        if (gone()) return true;
+        try {
+          if (buf === scratch) p.reader.push(scratch.subarray(0, n));
+          else p.reader.filled(n);
+        } catch (err) {
+          kill(p, err instanceof FrameTooLarge ? 'result' : 'died', (err as Error).message);
+        }
+        return true;
       },
     });
-    channel.on('error', () => {});
-    try {
-      await once(channel, 'connect');
-    } catch (err) {
-      accept = null;
-      throw err;
+    if (gone()) {
+      channel.destroy();
+      childEnd.destroy();
+      return p.markExited();
     }
-    const childEnd = await accepted;
     const initialOld = o.initialOldMb ? [`--initial-old-space-size=${o.initialOldMb}`] : [];
     const args = ['--import', TSX, `--max-old-space-size=${o.heapMb}`, `--max-semi-space-size=${Math.max(1, Math.floor(o.youngMb / 3))}`, ...initialOld, ...(o.v8Flags ?? []), ENTRY, o.module.href];
     // Its own process group: a Ctrl-C meant for the server (which lets runs in flight finish) is not its own.
@@ -319,10 +310,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     p.resident = child.pid === undefined ? null : residentReader(child.pid);
     child.once('exit', (code, signal) => onExit(p, code, signal));
     child.once('error', (err) => onExit(p, null, null, err));
-    if (gone()) {
-      child.kill('SIGKILL');
-      channel.destroy();
-    } else idleRefs(p, true);
+    idleRefs(p, true);
   }
 
   /** An idle process keeps neither the event loop nor a test alive; a busy one does. */
@@ -568,11 +556,6 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
         else kill(p, 'closed', 'the pool is closed');
       }
       await Promise.all(all.map((p) => p.exited));
-      if (listening) {
-        const { server, dir } = await listening;
-        server.close();
-        if (dir) rmSync(dir, { recursive: true, force: true });
-      }
     },
   };
 }
