@@ -1,6 +1,7 @@
 // A job process asked for a full collection after each large job is replaced once it has collected
 // COLLECTIONS_BEFORE_REPLACE times (process-pool.ts says why): the runs after it go to a new process. A run
-// that comes while the only process collects waits for it instead of starting another.
+// that comes while the only process collects waits for it instead of starting another; where the bound leaves
+// room, a process due for replacement serves on until its successor is ready.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfig } from '../../tools/core/config.ts';
@@ -44,6 +45,29 @@ test('job processes: a run that comes while the only process collects after a la
     const beside = grow(1);
     assert.equal(pool.size, 2, 'a second process for a run that comes while the first runs a job');
     assert.notEqual(await pidOf(beside), await pidOf(busy));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('job processes: one due for replacement serves the runs that come while its successor loads, then gives way to it', async () => {
+  const pool = createProcessPool({ module: GROW, maxProcesses: 2, heapMb: 576, youngMb: 24, memoryMb: 512, idleMs: 30_000, startMs: 30_000 });
+  const grow = (mb: number) =>
+    pool.run({ t: 'job', toolId: 'split-rows', opts: {}, lang: 'es', download: true, names: ['grow.csv'] }, [new TextEncoder().encode(String(mb))], { timeoutMs: 60_000, maxResultBytes: 1024 });
+  const pidOf = async (reply: ReturnType<typeof grow>) => new TextDecoder().decode((await reply).files[0]).split(' ')[0];
+  try {
+    const first = await pidOf(grow(128));
+    for (let i = 0; i < COLLECTIONS_BEFORE_REPLACE; i++) assert.equal(await pidOf(grow(128)), first);
+    // Due for replacement after that last run: its successor is loading, and this run does not wait for it.
+    const during = grow(1);
+    assert.equal(pool.size, 2, 'the successor is starting');
+    assert.equal(await pidOf(during), first, 'the run went to the process due for replacement');
+    // Once the successor is ready the old process goes: the runs after it go to the new one.
+    let next = first;
+    while ((next = await pidOf(grow(1))) === first);
+    assert.notEqual(next, first);
+    assert.equal(pool.size, 1, 'the old process is gone');
+    assert.equal(await pidOf(grow(1)), next);
   } finally {
     await pool.close();
   }
