@@ -10,6 +10,15 @@ import { COLLECTIONS_BEFORE_REPLACE, createProcessPool } from '../../tools/core/
 
 const GROW = new URL('../helpers/grow-job.ts', import.meta.url);
 
+/** A pool of at most two processes of the grow job: `grow(mb)` runs one job, `pidOf` tells which process ran it. */
+function growPool() {
+  const pool = createProcessPool({ module: GROW, maxProcesses: 2, heapMb: 576, youngMb: 24, memoryMb: 512, idleMs: 30_000, startMs: 30_000 });
+  const grow = (mb: number) =>
+    pool.run({ t: 'job', toolId: 'split-rows', opts: {}, lang: 'es', download: true, names: ['grow.csv'] }, [new TextEncoder().encode(String(mb))], { timeoutMs: 60_000, maxResultBytes: 1024 });
+  const pidOf = async (reply: ReturnType<typeof grow>) => new TextDecoder().decode((await reply).files[0]).split(' ')[0];
+  return { pool, grow, pidOf };
+}
+
 test('job processes: one that has collected COLLECTIONS_BEFORE_REPLACE times after large jobs is replaced at the next, and small jobs never make it collect', async () => {
   // Collected past max(64 MB, JOB_MEMORY_MB / 8) = 64 MB; stopped past 512 MB.
   const runner = createJobRunner(parseConfig({ MAX_JOBS: '1', JOB_MEMORY_MB: '512' }), 'workers', GROW);
@@ -30,10 +39,7 @@ test('job processes: one that has collected COLLECTIONS_BEFORE_REPLACE times aft
 });
 
 test('job processes: a run that comes while the only process collects after a large job waits for it; one that comes while it runs a job starts a second', async () => {
-  const pool = createProcessPool({ module: GROW, maxProcesses: 2, heapMb: 576, youngMb: 24, memoryMb: 512, idleMs: 30_000, startMs: 30_000 });
-  const grow = (mb: number) =>
-    pool.run({ t: 'job', toolId: 'split-rows', opts: {}, lang: 'es', download: true, names: ['grow.csv'] }, [new TextEncoder().encode(String(mb))], { timeoutMs: 60_000, maxResultBytes: 1024 });
-  const pidOf = async (reply: ReturnType<typeof grow>) => new TextDecoder().decode((await reply).files[0]).split(' ')[0];
+  const { pool, grow, pidOf } = growPool();
   try {
     // 128 MB held is past max(64 MB, 512 MB / 8): the process collects once it has answered.
     const first = await pidOf(grow(128));
@@ -51,10 +57,7 @@ test('job processes: a run that comes while the only process collects after a la
 });
 
 test('job processes: one due for replacement serves the runs that come while its successor loads, then gives way to it', async () => {
-  const pool = createProcessPool({ module: GROW, maxProcesses: 2, heapMb: 576, youngMb: 24, memoryMb: 512, idleMs: 30_000, startMs: 30_000 });
-  const grow = (mb: number) =>
-    pool.run({ t: 'job', toolId: 'split-rows', opts: {}, lang: 'es', download: true, names: ['grow.csv'] }, [new TextEncoder().encode(String(mb))], { timeoutMs: 60_000, maxResultBytes: 1024 });
-  const pidOf = async (reply: ReturnType<typeof grow>) => new TextDecoder().decode((await reply).files[0]).split(' ')[0];
+  const { pool, grow, pidOf } = growPool();
   try {
     const first = await pidOf(grow(128));
     for (let i = 0; i < COLLECTIONS_BEFORE_REPLACE; i++) assert.equal(await pidOf(grow(128)), first);
