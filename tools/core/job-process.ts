@@ -94,7 +94,8 @@ async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
   const at = got ? { at: [got, epochNow()], pid: process.pid, ...(peakMb !== null ? { grewMb: peakMb - fromMb! } : {}) } : {};
   if (!reply.ok) return send({ t: 'reply', ...reply, ...at });
   const { files: out, ...rest } = reply.result;
-  // No memory figure here: reading it costs a small run more than its hand-off (the server watches it instead).
+  // No memory figure for a run nobody measures: reading it costs a small run more than its hand-off (the server
+  // watches it instead).
   send({ t: 'reply', ok: true, result: { ...rest, files: out.map((f) => ({ name: f.name, contentType: f.contentType })) }, ...at }, out.map((f) => f.bytes));
 }
 
