@@ -3,7 +3,7 @@
 // real server (`mcp/main.ts` as a child) with download=true, multipart or JSON, timing the whole request and,
 // with the server's phase probe, where its time went.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import { getTool } from '../tools/core/registry.ts';
 import { optionsSchema, parseOptions } from '../tools/core/schema.ts';
 import { procMemory, resetPeak } from '../tools/core/peak-memory.ts';
 import type { PhaseMarks } from '../tools/core/phases.ts';
+import { childPids } from '../test/helpers/child-pids.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -230,20 +231,6 @@ function makeBody(door: 'multipart' | 'json', spec: ServiceSpec, files: Array<{ 
 
 const epochNow = () => performance.timeOrigin + performance.now();
 
-/** The server's job processes: its children that run jobs (Linux /proc), with their RSS now. */
-function jobProcesses(serverPid: number): number[] {
-  const pids: number[] = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'latin1');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === serverPid) pids.push(Number(d));
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return pids;
-}
 
 /** The last phase line of `tool` the probe wrote after `since` (the server writes it once the answer is out). */
 interface Probed {
@@ -342,7 +329,8 @@ function nodeExchange(url: string, body: HttpBody): Promise<Exchange> {
 
 /** (c) One POST with download=true, timed from the first byte sent to the last byte received. */
 export async function runServiceHttp(service: HttpService, spec: ServiceSpec, body: HttpBody): Promise<HttpRun> {
-  const pids = [service.pid, ...jobProcesses(service.pid)];
+  // The server and its job processes (its only children).
+  const pids = [service.pid, ...childPids(service.pid)];
   const before = new Map(pids.map((pid) => [pid, resetPeak(pid) ? (procMemory(pid)?.rssMb ?? null) : null]));
   const since = epochNow();
   const url = `${service.url}/api/v1/tools/${spec.tool}/run?download=true`;
@@ -372,7 +360,7 @@ export async function runServiceHttp(service: HttpService, spec: ServiceSpec, bo
   // A process started during the request: counted from the least a loaded job process held before it, as a
   // process that has just loaded holds about that much (what the job's own process grew by comes from the probe).
   const loaded = Math.min(...pids.slice(1).map((pid) => before.get(pid) ?? Infinity));
-  for (const pid of jobProcesses(service.pid)) {
+  for (const pid of childPids(service.pid)) {
     if (before.has(pid) || !Number.isFinite(loaded)) continue;
     before.set(pid, loaded);
     pids.push(pid);

@@ -3,10 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
+import { childPids } from '../helpers/child-pids.ts';
 
 const MAIN = new URL('../../mcp/main.ts', import.meta.url).pathname;
 
@@ -90,18 +91,11 @@ test('process: killed outright once its job process runs, it leaves no folder of
   const tmp = mkdtempSync(join(tmpdir(), 'st-kill-'));
   const ours = () => readdirSync(tmp).filter((name) => name.startsWith('st-'));
   const { child, output, exited } = start({ PORT: '0', TMPDIR: tmp });
-  const jobs = () => {
-    try {
-      return readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'latin1').trim().split(' ').filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  };
   let started: number[] = [];
   try {
     await listening(output, exited);
     // The first job process is started at once; once it exists, its connection has been made.
-    while ((started = jobs()).length === 0) await new Promise((r) => setTimeout(r, 20));
+    while ((started = childPids(child.pid!)).length === 0) await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(ours(), [], 'no folder left once the connection is made');
     child.kill('SIGKILL');
     await exited;

@@ -1,0 +1,18 @@
+// The processes a process has started (Linux): a server's job processes, for the tests that watch them and
+// the bench that reads their memory. Read from every process's /proc/<pid>/stat (its parent is the field after
+// the state), which needs nothing of the kernel's configuration that /proc/<pid>/task/<tid>/children does.
+import { readdirSync, readFileSync } from 'node:fs';
+
+export function childPids(parent: number): number[] {
+  const pids: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'latin1');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) pids.push(Number(d));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return pids;
+}
