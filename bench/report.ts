@@ -9,17 +9,19 @@ export type Door = (typeof DOORS)[number];
 export interface HttpResult {
   runsMs: number[];
   medianMs: number | null;
-  /** Peak RSS of the server process, and the most the server and its job processes grew during one request. */
+  /** Peak RSS of the server process, and the most the server and the job's process each grew in any one request. */
   serverPeakMb: number | null;
   serverGrowthMb: number | null;
   jobGrowthMb: number | null;
+  /** The most the server and the job's process grew together in one request (their sum, run by run). */
+  runGrowthMb: number | null;
   /** Each run's phases, and their medians. */
   phases: Phases[];
   phaseMedians: Phases | null;
   error?: string;
 }
 
-export const emptyHttp = (): HttpResult => ({ runsMs: [], medianMs: null, serverPeakMb: null, serverGrowthMb: null, jobGrowthMb: null, phases: [], phaseMedians: null });
+export const emptyHttp = (): HttpResult => ({ runsMs: [], medianMs: null, serverPeakMb: null, serverGrowthMb: null, jobGrowthMb: null, runGrowthMb: null, phases: [], phaseMedians: null });
 
 export function summarizeHttp(h: HttpResult): void {
   h.medianMs = median(h.runsMs);
@@ -115,8 +117,8 @@ export function table(results: TaskResult[], runs: number): string {
     const slower = slowerHttp(s);
     const inMs = s.inProcess.medianMs;
     const overIn = slower !== null && inMs ? `${(slower / inMs).toFixed(2)}${slower <= 1.3 * inMs + 50 ? ' ok' : ' over'}` : '—';
-    const growths = DOORS.map((d) => s.http[d]).filter((h) => h.serverGrowthMb !== null);
-    const httpGrowth = growths.length ? Math.max(...growths.map((h) => h.serverGrowthMb! + (h.jobGrowthMb ?? 0))) : null;
+    const growths = DOORS.map((d) => s.http[d].runGrowthMb).filter((g) => g !== null);
+    const httpGrowth = growths.length ? Math.max(...growths) : null;
     const httpWithin = httpGrowth !== null && r.boundMb !== null ? (httpGrowth <= r.boundMb ? ' ok' : ' over') : '';
     return [
       r.task,
