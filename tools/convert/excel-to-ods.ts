@@ -14,8 +14,8 @@ export default defineTool({
   input: { kind: 'file', formats: ['xlsx', 'xls'] },
   options: v.strictObject({}),
   async run({ file }, _opts, ctx) {
-    const out = await convertWorkbook(file, ctx, 'ods', (sheet, width) => {
-      if (width > OLD_LIBREOFFICE_COLUMNS) ctx.message('info', 'ods_wide_sheet', { sheet, columns: width, max: OLD_LIBREOFFICE_COLUMNS });
+    const out = await convertWorkbook(file, ctx, 'ods', (sheet, width, c) => {
+      if (width > OLD_LIBREOFFICE_COLUMNS) c.message('info', 'ods_wide_sheet', { sheet, columns: width, max: OLD_LIBREOFFICE_COLUMNS });
     });
     return { files: [out] };
   },

@@ -80,20 +80,56 @@ export type WrittenBook = { bytes: Uint8Array; preview: TablePreview | null; she
  * A whole workbook converted as it is (xls-to-xlsx, ods-to-excel, excel-to-ods): every sheet in order with its
  * visibility, widths, merges, number formats, and formulas where the target writer holds them.
  */
-export async function convertWorkbook(file: SourceFile, ctx: ToolContext, to: 'xlsx' | 'ods', onSheet?: (name: string, width: number) => void): Promise<OutputFile> {
-  const book = openWorkbook(file, ctx, { hasHeader: false, cells: 'full' });
-  reportNotCarried(file, ctx);
-  const shown = showOne(book.sheets, ctx);
-  const sheets = copySheets(
-    book.sheets.map((sheet, i) => ({ sheet, visibility: shown[i], ...(onSheet ? { edit: (t, merges) => (onSheet(sheet.name, (t.layout?.origin.col ?? 0) + t.width), merges) } : {}) })),
-    { layoutAfterRows: to === 'xlsx' },
-  );
-  const written = await writeBook(to, { sheets }, ctx);
+export async function convertWorkbook(file: SourceFile, ctx: ToolContext, to: 'xlsx' | 'ods', onSheet?: (name: string, width: number, ctx: ToolContext) => void): Promise<OutputFile> {
+  const convert = async (c: ToolContext, layoutFirst: boolean) => {
+    const book = openWorkbook(file, c, { hasHeader: false, cells: 'full' });
+    reportNotCarried(file, c);
+    const shown = showOne(book.sheets, c);
+    const sheets = copySheets(
+      book.sheets.map((sheet, i) => ({ sheet, visibility: shown[i] })),
+      to === 'xlsx' ? { layoutAfterRows: true } : { layoutFirst },
+    );
+    return writeBook(to, { sheets: onSheet ? widthsTold(sheets, (name, width) => onSheet(name, width, c)) : sheets }, c);
+  };
+  let written: WrittenBook;
+  if (to === 'ods') {
+    // Sheets go to the ods writer as they are read where their reader can give their layout first. Should such a
+    // read meet what only a whole read handles (a row before one already written, a part the fast reader hands to
+    // its fallback), the conversion starts again reading sheets whole; its messages so far are dropped.
+    const held: Parameters<ToolContext['message']>[] = [];
+    try {
+      written = await convert({ ...ctx, message: (...m) => void held.push(m) }, true);
+      for (const m of held) ctx.message(...m);
+    } catch (err) {
+      if ((err instanceof FormatError && !err.repairable) || err instanceof ToolError) throw err;
+      written = await convert(ctx, false);
+    }
+  } else written = await convert(ctx, false);
   reportChanges(written.changed, ctx);
   const rows = written.sheets.reduce((n, s) => n + s.rows, 0);
   const out = ctx.file(`${baseNameOf(file.name)}.${to}`, written);
   ctx.message('info', 'workbook_converted', { file: out.name, sheets: written.sheets.length, rows });
   return out;
+}
+
+/** The sheets, each one's width (its longest row, in sheet columns) told once its rows have gone by. */
+async function* widthsTold(sheets: Iterable<SheetIn>, tell: (name: string, width: number) => void): AsyncGenerator<SheetIn> {
+  for (const sheet of sheets) {
+    let width = 0;
+    const rows = sheet.rows;
+    yield {
+      ...sheet,
+      rows: (async function* () {
+        for await (const batch of rows) {
+          if (Array.isArray(batch)) for (const r of batch) width = Math.max(width, r.length);
+          // A table's batch has rows as wide as the table (and the padding before them): its first row tells.
+          else if (batch.length > 0) width = Math.max(width, (batch as RowBatch<AnyCell>).slice(0, 1).rows()[0].length);
+          yield batch;
+        }
+        tell(sheet.name, width);
+      })(),
+    };
+  }
 }
 
 /** A workbook written in `to`, its limit errors as the caller's. */

@@ -51,8 +51,11 @@ export interface BookReader {
    * SheetRead). Without it, a stream is the whole table's batches.
    */
   stream?(i: number, read: SheetRead, onePass: boolean): RowStream;
-  /** Sheet `i` read `full` as its rows are (SheetRows), for readers that can; its messages go to `read` at the end. */
-  rowsAsRead?(i: number, read: SheetRead): SheetRows;
+  /**
+   * Sheet `i` read `full` as its rows are (SheetRows), for readers that can (null where it cannot, as with
+   * `layoutFirst` it may not); its messages go to `read` at the end.
+   */
+  rowsAsRead?(i: number, read: SheetRead, o: { layoutFirst?: boolean }): SheetRows | null;
 }
 
 /** Errors thrown by a reader while a consumer pulls from it: only these may lead to reading again. */
@@ -154,8 +157,8 @@ class BookSheet implements Sheet {
     return this.book.read(this.index, (reader, read) => markReaderErrors(() => reader.table(this.index, read)));
   }
 
-  rowsAsRead(): SheetRows | null {
-    return this.book.rowsAsRead(this.index);
+  rowsAsRead(o: { layoutFirst?: boolean } = {}): SheetRows | null {
+    return this.book.rowsAsRead(this.index, o);
   }
 
   stream<T>(use: (rows: RowStream) => T, o: { onePass?: boolean } = {}): T {
@@ -242,18 +245,19 @@ export class Book implements Workbook {
    * to the writer there is no reading again: an error while they are pulled is the run's (a FormatError naming
    * the file). Messages are given, and the reader let go, once the last row is read.
    */
-  rowsAsRead(i: number): SheetRows | null {
+  rowsAsRead(i: number, o: { layoutFirst?: boolean } = {}): SheetRows | null {
     const reader = (this.reader ??= this.reopen());
     if (!reader.rowsAsRead) return null;
     const held: Parameters<Report>[] = [];
     const read: SheetRead = { ...this.options, file: this.file.name, report: (...m) => void held.push(m), cells: this.cells, ctx: this.ctx };
     const file = this.file;
-    let sheet: SheetRows;
+    let sheet: SheetRows | null;
     try {
-      sheet = reader.rowsAsRead(i, read);
+      sheet = reader.rowsAsRead(i, read, o);
     } catch (err) {
       throw namedFor(err, file);
     }
+    if (sheet === null) return null;
     const done = () => {
       for (const m of held) this.ctx.message(...m);
       this.release(i);

@@ -22,10 +22,13 @@ const NO_CELLS: readonly AnyCell[] = Object.freeze([]) as readonly AnyCell[];
  * The sheets as a workbook writer takes them, each read when the writer gets to it. `layoutAfterRows`: the
  * writer reads a sheet's widths and merges after its rows (xlsx), so a sheet whose reader hands rows on as it
  * reads them (ods) goes to it that way, in sheet coordinates, unless the caller edits it (the edit needs it whole).
+ * `layoutFirst`: the writer needs them before the rows (ods), and takes a sheet that way from a reader that can
+ * give them first (xlsx without merged ranges).
  */
-export function* copySheets(copies: Iterable<SheetCopy>, o: { layoutAfterRows?: boolean } = {}): Generator<SheetIn> {
+export function* copySheets(copies: Iterable<SheetCopy>, o: { layoutAfterRows?: boolean; layoutFirst?: boolean } = {}): Generator<SheetIn> {
   for (const copy of copies) {
-    const streamed = o.layoutAfterRows && !copy.edit ? (copy.sheet.rowsAsRead?.() ?? null) : null;
+    const asRead = o.layoutAfterRows || o.layoutFirst;
+    const streamed = asRead && !copy.edit ? (copy.sheet.rowsAsRead?.({ layoutFirst: !o.layoutAfterRows }) ?? null) : null;
     if (streamed !== null) {
       yield { name: copy.name ?? copy.sheet.name, visibility: copy.visibility ?? copy.sheet.visibility, columnWidths: streamed.widths, merges: streamed.merges, rows: streamed.rows };
       continue;

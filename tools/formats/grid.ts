@@ -20,7 +20,8 @@
 // - error cells are their text, counted in one warning naming the first (in row order); formulas saved without
 //   a value are empty, counted in another.
 //
-// StreamGrid, below, gives the same table a batch of rows at a time instead of keeping it (Sheet.stream).
+// StreamGrid, below, gives the same table a batch of rows at a time instead of keeping it (Sheet.stream);
+// RowsGrid gives a sheet's rows as they are, in sheet coordinates, for a copy of the workbook (SheetRows).
 import { ArrayTable, PulledRows } from './batch.ts';
 import { BATCH_ROWS, cellText, columnLetter, type Cell, type Row, type RowStream, type Table, type TableLayout } from './model.ts';
 import type { Report } from './report.ts';
@@ -342,4 +343,94 @@ export function gridTable(name: string, rows: Row[], hasHeader: boolean, layout?
   if (!hasHeader) return new ArrayTable({ ...facts, header: null }, rows);
   const [first = [], ...rest] = rows;
   return new ArrayTable({ ...facts, header: first.map(cellText), ...(rows.length > 0 ? { titleCells: rows[0] } : {}) }, rest);
+}
+
+/** Raised by a RowsGrid when a row comes after one it has handed on: the sheet has to be read whole instead. */
+export class RowsOutOfOrder extends Error {
+  constructor(row: number) {
+    super(`row ${row + 1} after a later one`);
+    this.name = 'RowsOutOfOrder';
+  }
+}
+
+const NO_CELLS = Object.freeze([]) as unknown as Cell[];
+
+/**
+ * A SheetGrid that hands a sheet on as its rows are read, in sheet coordinates (SheetRows, for a copy of the
+ * workbook): from the sheet's first row, each row ending at its last value, empty rows as one shared empty
+ * array. The cell limit counts as for a table and the extent is checked as rows come; a row before one already
+ * read raises RowsOutOfOrder, since what was handed on cannot be taken back.
+ */
+export class RowsGrid extends SheetGrid {
+  private row: Cell[] | null = null;
+  private cur = -1;
+  /** The next sheet row to hand on, and the first with a value (-1 before any). */
+  private next = 0;
+  private first = -1;
+  private batch: Cell[][] = [];
+  private ready: Cell[][][] = [];
+
+  constructor(
+    budget: CellBudget,
+    private readonly file: string,
+    private readonly sheet: string,
+  ) {
+    super(budget);
+  }
+
+  /** Whether a cell has been read (the sheet's layout before `<sheetData>` is then complete). */
+  get started(): boolean {
+    return this.cur >= 0;
+  }
+
+  override set(r: number, c: number, v: Exclude<Cell, null>): void {
+    if (++this.budget.used > this.budget.max) throw pastCellLimit(this.budget);
+    if (r !== this.cur) {
+      if (r < this.cur) throw new RowsOutOfOrder(r);
+      this.endRow();
+      this.cur = r;
+      this.row = [];
+    }
+    this.row![c] = v;
+    if (c < this.left) this.left = c;
+    if (c > this.right) this.right = c;
+  }
+
+  /** The batches of rows complete so far (each given once). */
+  take(): Cell[][][] {
+    const out = this.ready;
+    this.ready = [];
+    return out;
+  }
+
+  /** Ends the sheet: its last rows become ready. */
+  end(): void {
+    this.endRow();
+    if (this.batch.length > 0) this.ready.push(this.batch);
+    this.batch = [];
+  }
+
+  private endRow(): void {
+    const row = this.row;
+    if (row === null) return;
+    this.row = null;
+    const r = this.cur;
+    if (this.first < 0) this.first = r;
+    // Before any row is padded: a few far cells must not make rows of thousands of empty ones first.
+    if (pastExtent(r - this.first + 1, this.right - this.left + 1, this.budget)) {
+      throw new FormatError('sheet-extent', 'sheet extent', { params: { reason: 'cells', name: this.file, sheet: this.sheet, rows: r - this.first + 1, columns: this.right - this.left + 1 } });
+    }
+    for (let c = 0; c < row.length; c++) if (row[c] === undefined) row[c] = null;
+    for (; this.next < r; this.next++) this.push(NO_CELLS);
+    this.push(row);
+    this.next = r + 1;
+  }
+
+  private push(row: Cell[]): void {
+    this.batch.push(row);
+    if (this.batch.length >= BATCH_ROWS) {
+      this.ready.push(this.batch);
+      this.batch = [];
+    }
+  }
 }

@@ -160,14 +160,17 @@ export interface Sheet<C = Cell> {
    * as rows come (and its `total` unknown).
    */
   stream<T>(use: (rows: RowStream<C>) => T, o?: { onePass?: boolean }): T;
-  /** A sheet of a workbook read `full`, as its rows are read (SheetRows); null when its reader reads sheets whole. */
-  rowsAsRead?(): SheetRows | null;
+  /**
+   * A sheet of a workbook read `full`, as its rows are read (SheetRows); null when its reader reads sheets whole,
+   * or cannot give the sheet's widths and merges before its rows when `layoutFirst` asks for them.
+   */
+  rowsAsRead?(o?: { layoutFirst?: boolean }): SheetRows | null;
 }
 
 /**
  * A sheet read `full` as its rows come, to be copied as it was (copy.ts): in sheet coordinates, so nothing is
- * held to find the table's origin. Its widths and merges are complete once the rows are read: only a writer
- * that reads them after the rows (xlsx) takes a sheet this way.
+ * held to find the table's origin. Its widths and merges are complete once the rows are read, or before them
+ * when asked for `layoutFirst` (for a writer that needs them first: ods).
  */
 export interface SheetRows {
   /** Widths by sheet column, in characters (null or undefined: the default). */

@@ -18,12 +18,13 @@ export class OdsReader implements BookReader {
   private readonly book: OdsBook;
 
   /** Only for a `full` read: a copy of the workbook is its only user. */
-  readonly rowsAsRead?: (i: number, read: SheetRead) => SheetRows;
+  readonly rowsAsRead?: (i: number, read: SheetRead, o: { layoutFirst?: boolean }) => SheetRows | null;
 
   constructor(bytes: Uint8Array, maxCells: number, private readonly full: boolean) {
     this.book = verdicts(() => new OdsBook(bytes, maxCells));
     this.sheets = this.book.tables.map((s) => ({ name: s.name, visibility: s.hidden ? 'hidden' : 'visible' }));
-    if (full) this.rowsAsRead = (i, read) => this.copyRows(i, read);
+    // A table's widths and merges are known only once its rows are read.
+    if (full) this.rowsAsRead = (i, read, o) => (o.layoutFirst ? null : this.copyRows(i, read));
   }
 
   table(i: number, read: SheetRead): Table {

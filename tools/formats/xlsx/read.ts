@@ -18,16 +18,21 @@
 //
 // Opened `full` (openWorkbook's `cells: 'full'`), each sheet read whole also gives number formats, formulas,
 // error cells and its layout (origin, merged ranges, column widths): everything SheetJS's full read gives,
-// compared with it cell for cell in test/formats/xlsx-full.test.ts.
+// compared with it cell for cell in test/formats/xlsx-full.test.ts. Copied into an .ods (whose writer needs a
+// sheet's widths and merges before its rows), a sheet without merged ranges is handed on as its rows are read
+// (rowsAsRead) instead of being held whole.
 import type { BookReader, SheetRead } from '../book.ts';
 import { Restart } from '../errors.ts';
-import { CellBudget, gridTable, PulledSheet, RestartRead, SheetGrid, StreamGrid } from '../grid.ts';
-import type { CellRange, Row, RowStream, Table } from '../model.ts';
+import { CellBudget, gridTable, PulledSheet, RestartRead, RowsGrid, SheetGrid, StreamGrid } from '../grid.ts';
+import type { CellRange, Row, RowStream, SheetRows, Table } from '../model.ts';
 import { readSharedStrings } from './shared-strings.ts';
 import { sheetSteps, type SheetContext } from './sheet-xml.ts';
 import { readCellFormats } from './styles.ts';
 import { readWorkbookInfo, type WorkbookInfo } from './workbook.ts';
-import { InflateBudget, openZip, type ZipArchive } from '../zip/read.ts';
+import { InflateBudget, inflateChunks, openZip, type ZipArchive } from '../zip/read.ts';
+
+/** The local name every merged range's element has (`mergeCell`, `x:mergeCell`…), as bytes. */
+const MERGE_TAG = Buffer.from('mergeCell');
 
 export class XlsxReader implements BookReader {
   readonly format = 'xlsx' as const;
@@ -90,10 +95,62 @@ export class XlsxReader implements BookReader {
     });
   }
 
+  /**
+   * A `full` sheet as its rows are read (copy.ts), for a copy into a workbook whose writer needs the layout
+   * first (ods). Only a sheet without merged ranges comes this way: they follow the rows in the sheet's XML, so a
+   * first pass over the inflated XML looks for them (its bytes only; any mention sends the sheet to a whole read).
+   * Its column widths come before its rows and are read before the first row is handed on.
+   */
+  rowsAsRead(i: number, read: SheetRead, o: { layoutFirst?: boolean }): SheetRows | null {
+    // Asked for only by a writer that needs the layout first; a copy into xlsx reads the sheet whole, as before.
+    if (!this.full || !o.layoutFirst || this.mayMerge(i)) return null;
+    const name = this.sheets[i].name;
+    const grid = new RowsGrid(read.cells, read.file, name);
+    const layout = { merges: [] as CellRange[], widths: [] as (number | null)[] };
+    const steps = this.steps(i, grid, layout);
+    let done = false;
+    while (!grid.started && !done) done = steps.next().done === true;
+    while (layout.widths.length > 0 && layout.widths[layout.widths.length - 1] === null) layout.widths.pop();
+    return {
+      widths: layout.widths,
+      merges: layout.merges,
+      rows: (function* () {
+        for (;;) {
+          yield* grid.take();
+          if (done) break;
+          done = steps.next().done === true;
+        }
+        grid.end();
+        yield* grid.take();
+        grid.report(read.report, read.file, name);
+      })(),
+    };
+  }
+
+  /** Whether sheet `i`'s XML mentions merged ranges (or cannot be looked through: then it is read whole). */
+  private mayMerge(i: number): boolean {
+    this.budgetFor(i);
+    let tail = Buffer.alloc(0);
+    try {
+      for (const chunk of inflateChunks(this.zip, this.zip.get(this.sheets[i].path)!, this.inflate)) {
+        const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        if (bytes.includes(MERGE_TAG) || Buffer.concat([tail, bytes.subarray(0, MERGE_TAG.length - 1)]).includes(MERGE_TAG)) return true;
+        tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - (MERGE_TAG.length - 1))));
+      }
+    } catch {
+      return true;
+    }
+    return false;
+  }
+
+  /** The inflate budget as it stands before sheet `i` is read (the other sheets' last reads and the parts). */
+  private budgetFor(i: number): number {
+    return (this.inflate.used = this.partsBytes + this.sheetBytes.reduce((n, b, j) => (j === i ? n : n + b), 0));
+  }
+
   /** Inflates and scans sheet `i` into `grid`, a chunk per step. */
   private *steps(i: number, grid: SheetGrid, layout?: SheetContext['layout']): Generator<void> {
-    this.inflate.used = this.partsBytes + this.sheetBytes.reduce((n, b, j) => (j === i ? n : n + b), 0);
-    const base = this.inflate.used;
+    const base = this.budgetFor(i);
     yield* sheetSteps(this.zip, this.zip.get(this.sheets[i].path)!, this.inflate, { grid, sheet: this.sheets[i].name, ...this.parts, ...(layout ? { layout } : {}) });
     this.sheetBytes[i] = this.inflate.used - base;
   }
