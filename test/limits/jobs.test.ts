@@ -59,14 +59,14 @@ test('jobs: a run past JOB_MEMORY_MB is stopped with 413 too_complex', async () 
 
 const FLAGS = new URL('../helpers/flags-job.ts', import.meta.url);
 
-test('jobs: job processes start with their heap bound, young generation, an old-generation floor of at most an eighth of JOB_MEMORY_MB, and no allocation-site pretenuring', async () => {
+test('jobs: job processes start with their heap bound, young generation, an old-generation floor of at most an eighth of JOB_MEMORY_MB, no allocation-site pretenuring and no memory reducer', async () => {
   for (const [memory, floor] of [['1024', 128], ['4096', 128], ['256', 32]] as const) {
     const srv = await startServer({ JOB_MEMORY_MB: memory, MAX_JOBS: '1' }, { workerModule: FLAGS });
     try {
       const res = await postRun(srv.url, 'split-rows', { file: fileObject('flags.csv', 'a\n1\n') }, { query: 'download=true' });
       assert.equal(res.status, 200);
       const flags = (await res.text()).split('\n').sort();
-      assert.deepEqual(flags, [`--initial-old-space-size=${floor}`, `--max-old-space-size=${Number(memory) + 64}`, '--max-semi-space-size=8', '--no-allocation-site-pretenuring'], memory);
+      assert.deepEqual(flags, [`--initial-old-space-size=${floor}`, `--max-old-space-size=${Number(memory) + 64}`, '--max-semi-space-size=8', '--no-allocation-site-pretenuring', '--no-memory-reducer'], memory);
     } finally {
       await srv.close();
     }

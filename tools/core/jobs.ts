@@ -100,8 +100,14 @@ export const JOB_INITIAL_OLD_SPACE_MB = 128;
  * background compilation): its old generation then grew 4 MB per young collection instead of 0.7, and the
  * run grew 243-300 MB instead of 98-100 (bound 158) and took 1.6-2.0 s instead of 1.3. Without it, every run
  * grew 98-101 MB; the other tasks of the bench kept their times and peaks.
+ *
+ * Without V8's memory reducer: a few seconds into an idle spell it collects and shrinks the young generation to
+ * its least, and the next run, starting with a young generation of 1 MB, promotes what a larger one would have
+ * let die: ods-to-excel's first run after 12 s idle grew 48-51 MB instead of 27-28, split-by-column's on the
+ * 15 MB workbook 83-84 instead of 65. What an idle process may give back is given back by process-pool.ts's
+ * own collections after a job and in quiet spells, which leave the young generation as it is.
  */
-export const JOB_V8_FLAGS = ['--no-allocation-site-pretenuring'];
+export const JOB_V8_FLAGS = ['--no-allocation-site-pretenuring', '--no-memory-reducer'];
 
 /**
  * The floor a pool gets: at most an eighth of what a run may gain (JOB_MEMORY_MB), the garbage process-pool.ts
