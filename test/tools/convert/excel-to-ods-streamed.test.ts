@@ -17,7 +17,7 @@ import { copySheets, FormatError, openWorkbook, writeOds, type AnyCell, type Tab
 import { inputFile, runTool } from '../../helpers/run-tool.ts';
 import { contextOf } from '../../helpers/read-tables.ts';
 import { openpyxl } from '../../helpers/workbook-fixture.ts';
-import { settledHeap } from '../../helpers/heap.ts';
+import { heapHalfway, settledHeap } from '../../helpers/heap.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'excel-to-ods-streamed-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -169,12 +169,7 @@ test('excel-to-ods: a streamed sheet holds a batch, not the table (heap after fu
   table = null;
   const sheet = openWorkbook(file, contextOf(), { hasHeader: false, cells: 'full' }).sheets[0].rowsAsRead?.({ layoutFirst: true });
   assert.ok(sheet);
-  let seen = 0;
-  let streamed = 0;
-  for (const batch of sheet.rows) {
-    seen += batch.length;
-    if (seen >= rows / 2 && streamed === 0) streamed = settledHeap() - before;
-  }
+  const { heap: streamed, rows: seen } = heapHalfway(sheet.rows, rows, before);
   assert.equal(seen, rows + 9);
   assert.ok(streamed < whole / 4, `streamed ${(streamed / 2 ** 20).toFixed(1)} MB, whole ${(whole / 2 ** 20).toFixed(1)} MB`);
 });

@@ -18,7 +18,7 @@ import { inputFile, runTool } from '../../helpers/run-tool.ts';
 import { contextOf } from '../../helpers/read-tables.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { openpyxl } from '../../helpers/workbook-fixture.ts';
-import { settledHeap } from '../../helpers/heap.ts';
+import { heapHalfway, settledHeap } from '../../helpers/heap.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ods-streamed-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -170,12 +170,7 @@ test('ods-to-excel: a streamed sheet holds a batch, not the table (heap after fu
   table = null;
   const sheet = openWorkbook(file, contextOf(), { hasHeader: false, cells: 'full' }).sheets[0].rowsAsRead?.();
   assert.ok(sheet);
-  let seen = 0;
-  let streamed = 0;
-  for (const batch of sheet.rows) {
-    seen += batch.length;
-    if (seen >= rows / 2 && streamed === 0) streamed = settledHeap() - base;
-  }
+  const { heap: streamed, rows: seen } = heapHalfway(sheet.rows, rows, base);
   assert.equal(seen, rows);
   // The table's own cells (40,000 rows, about 11 MB) against a batch of 512 rows and the reader's state (about 1 MB).
   assert.ok(streamed < whole / 6, `streamed ${(streamed / 2 ** 20).toFixed(1)} MB, whole ${(whole / 2 ** 20).toFixed(1)} MB`);
