@@ -43,6 +43,11 @@ const pastCellLimit = (budget: CellBudget) =>
 
 export const pastExtent = (height: number, width: number, budget: { max: number }) => height * width > budget.max * EXTENT_FACTOR;
 
+/** Refuses a sheet of `file` whose table, `rows` × `columns` as far as it is known, is past the extent allowed. */
+export function checkExtent(rows: number, columns: number, budget: { max: number }, file: string, sheet: string): void {
+  if (pastExtent(rows, columns, budget)) throw new FormatError('sheet-extent', 'sheet extent', { params: { reason: 'cells', name: file, sheet, rows, columns } });
+}
+
 /** Cells with a value read from one file, against the cell limit. */
 export class CellBudget {
   used = 0;
@@ -121,11 +126,7 @@ export class SheetGrid {
     if (this.top < 0) return [];
     const height = this.bottom - this.top + 1;
     const width = this.right - this.left + 1;
-    if (pastExtent(height, width, this.budget)) {
-      throw new FormatError('sheet-extent', 'sheet extent', {
-        params: { reason: 'cells', name: file, sheet, rows: height, columns: width },
-      });
-    }
+    checkExtent(height, width, this.budget, file, sheet);
     const out: Row[] = new Array(height);
     for (let r = 0; r < height; r++) {
       const src = this.values[this.top + r];
@@ -417,9 +418,7 @@ export class RowsGrid extends SheetGrid {
     const r = this.cur;
     if (this.first < 0) this.first = r;
     // Before any row is padded: a few far cells must not make rows of thousands of empty ones first.
-    if (pastExtent(r - this.first + 1, this.right - this.left + 1, this.budget)) {
-      throw new FormatError('sheet-extent', 'sheet extent', { params: { reason: 'cells', name: this.file, sheet: this.sheet, rows: r - this.first + 1, columns: this.right - this.left + 1 } });
-    }
+    checkExtent(r - this.first + 1, this.right - this.left + 1, this.budget, this.file, this.sheet);
     for (let c = 0; c < row.length; c++) if (row[c] === undefined) row[c] = null;
     for (; this.next < r; this.next++) this.push(NO_CELLS);
     this.push(row);

@@ -7,8 +7,8 @@
 // reader's do; a `full` sheet copied whole (copy.ts) is handed on as its rows are read (rowsAsRead), in sheet
 // coordinates: nothing of it is held but the batch being written.
 import type { BookReader, SheetRead } from '../book.ts';
-import { FormatError, Restart } from '../errors.ts';
-import { gridTable, pastExtent, PulledSheet, RestartRead, SheetGrid, StreamGrid } from '../grid.ts';
+import { Restart } from '../errors.ts';
+import { checkExtent, gridTable, PulledSheet, RestartRead, SheetGrid, StreamGrid } from '../grid.ts';
 import { CellError, FullCell, type AnyCell, type Cell, type CellRange, type RowStream, type SheetRows, type Table, type Visibility } from '../model.ts';
 import { OdsBook, verdicts, type OdsSheet } from './read.ts';
 
@@ -114,9 +114,7 @@ export class OdsReader implements BookReader {
               if (top < 0) top = r;
               if (first < left) left = first;
               if (last > right) right = last;
-              if (pastExtent(r - top + 1, right - left + 1, read.cells)) {
-                throw new FormatError('sheet-extent', 'sheet extent', { params: { reason: 'cells', name: read.file, sheet: name, rows: r - top + 1, columns: right - left + 1 } });
-              }
+              checkExtent(r - top + 1, right - left + 1, read.cells, read.file, name);
             }
             r++;
           }
