@@ -231,7 +231,6 @@ function makeBody(door: 'multipart' | 'json', spec: ServiceSpec, files: Array<{ 
 
 const epochNow = () => performance.timeOrigin + performance.now();
 
-
 /** The last phase line of `tool` the probe wrote after `since` (the server writes it once the answer is out). */
 interface Probed {
   phases: Phases | null;
