@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import tool from '../../../tools/convert/excel-to-pdf.ts';
 import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { countOf, pdfInfo, pdfPages } from '../../helpers/pdf.ts';
+import { settledHeap } from '../../helpers/heap.ts';
+import { planColumns, renderPdf, type PdfTable } from '../../../tools/formats/index.ts';
 
 const quote = (f: string) => `"${f.replaceAll('"', '""')}"`;
 const csv = (name: string, rows: string[][]) => inputFile(name, rows.map((r) => r.map(quote).join(',')).join('\n') + '\n');
@@ -138,6 +140,32 @@ test('excel-to-pdf: 20,000 rows give as many pages as pdfinfo counts, every row 
   const ids = pages.join('\n').match(/\bid-\d+\b/g)!;
   assert.equal(ids.length, n);
   ids.forEach((id, i) => assert.equal(id, `id-${i + 1}`));
+});
+
+test('excel-to-pdf: each page is written out once drawn, so a run never holds the drawing of all its pages', async () => {
+  const rows = Array.from({ length: 5000 }, (_, i) => [`id-${i + 1}`, `Nombre ${i + 1}`, i * 3, `texto de relleno ${i}`]);
+  const table: PdfTable = { header: ['Id', 'Nombre', 'Importe', 'Nota'], rows, width: 4 };
+  const layout = { pageSize: 'a4', orientation: 'portrait', fontSize: 9, lang: 'es', words: { true: 'VERDADERO', false: 'FALSO' } } as const;
+  const plan = planColumns(table, layout);
+  const buffers = () => (settledHeap(), process.memoryUsage().arrayBuffers);
+  const base = buffers();
+  // The run reads its signal after every item pdfmake renders (each page's title and number): every 8th read
+  // takes the buffers still held then.
+  let [reads, held] = [0, 0];
+  const signal = {
+    get aborted() {
+      if (++reads % 8 === 0) held = Math.max(held, buffers() - base);
+      return false;
+    },
+  } as AbortSignal;
+  const pdf = await renderPdf(table, plan, { ...layout, title: 'Largo', pageLabel: (p, n) => `Página ${p} de ${n}`, bandLabel: () => '', signal, maxLines: 1e6 });
+  const pages = pdfPages(pdf.bytes);
+  assert.equal(pages.length, pdf.pages);
+  assert.ok(pdf.pages > 80, `${pdf.pages} pages`);
+  assert.equal(pages.join('\n').match(/\bid-\d+\b/g)!.length, rows.length);
+  // Drawn after the layout and held until the end, the pages passed three times the file's size; written out
+  // page by page, what is held is the file so far.
+  assert.ok(held < 2 * pdf.bytes.length, `${held} bytes held, the file has ${pdf.bytes.length}`);
 });
 
 test('excel-to-pdf: a path or URL longer than its column breaks after its slashes and reads back whole', async () => {

@@ -41,10 +41,10 @@ export class TableDrawer {
   ) {}
 
   /**
-   * Draws on page `page` (0-based): an optional caption at (`left`, `top`), then the rows under it in
+   * Draws on the document's current page: an optional caption at (`left`, `top`), then the rows under it in
    * columns of content widths `widths`.
    */
-  drawPage(page: number, left: number, top: number, caption: string[] | null, captionHeight: number, widths: number[], rows: DrawRow[]): void {
+  drawPage(left: number, top: number, caption: string[] | null, captionHeight: number, widths: number[], rows: DrawRow[]): void {
     const { fontSize, lineHeight } = this;
     const ops: string[] = ['q'];
     // One text object; lines move relative to the previous one (in hundredths of a point, so the rounding
@@ -92,7 +92,6 @@ export class TableDrawer {
     }
     ops.push('0 g', ...text, 'ET', 'Q');
 
-    this.doc.switchToPage(page);
     const fonts = this.doc.page.fonts;
     for (const f of [this.fonts.normal, this.fonts.bold]) fonts[f.pdf.id] ??= f.pdf.ref();
     this.doc.addContent(ops.join('\n'));

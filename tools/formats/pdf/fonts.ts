@@ -19,14 +19,14 @@ export interface PdfMake {
   setFonts(fonts: Record<string, Record<string, string>>): void;
   setUrlAccessPolicy(allow: (url: string) => boolean): void;
   setLocalAccessPolicy(allow: (path: string) => boolean): void;
+  /** `cb` is called with the renderer as `this`, after each item of each page. */
   setProgressCallback(cb: ((progress: number) => void) | undefined): void;
-  createPdf(doc: object, options?: { bufferPages?: boolean }): { getBuffer(): Promise<Buffer>; getStream(): Promise<PdfKitDocument> };
+  createPdf(doc: object): { getBuffer(): Promise<Buffer>; getStream(): Promise<PdfKitDocument> };
 }
 
 /** The part of the pdfkit document (pdfmake's engine) that table pages are drawn with (pdfkit has no types here). */
 export interface PdfKitDocument extends NodeJS.ReadableStream {
   page: { fonts: Record<string, unknown> };
-  switchToPage(n: number): unknown;
   addContent(ops: string): unknown;
   /** The font pdfmake embeds for a family and style (the same object its own text uses). */
   provideFont(family: string, bold: boolean, italics: boolean): PdfKitFont;

@@ -173,6 +173,29 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
     { height: page.height, lineHeight, caption: captionHeight },
   );
 
+  // Second pass, page by page as pdfmake renders its pages (pdfkit writes a page out when the next one is
+  // added): each page's rows, wrapped again (cheaper than keeping every cell's lines) and drawn under the
+  // page's header and footer. Drawn after the whole layout, every page's content was held, uncompressed, until
+  // the end: about ten times the finished file.
+  let drawer: TableDrawer | null = null;
+  // A row continued over several pages is wrapped once, not once per page (a long cell made it quadratic).
+  let wrapped: { band: number; row: number; lines: string[][] } | null = null;
+  const drawPage = (p: PagePlan) => {
+    const columns = bands[p.band];
+    const drawn = (cells: Cell[] | null, titles: boolean, from = 0, to?: number, row = -2): DrawRow => {
+      const again = wrapped !== null && wrapped.band === p.band && wrapped.row === row;
+      const lines = again ? wrapped!.lines : columns.map((c, i) => wrapLines(cellText(cells, c, null), widthsOf[p.band][i], titles ? bold : normal, o.fontSize));
+      if (to !== undefined && !again) wrapped = { band: p.band, row, lines };
+      const shown = to === undefined ? lines : lines.map((l) => (from === 0 && l.length <= to ? l : l.slice(from, to)));
+      const right = columns.map((c) => !titles && typeof cells?.[c] === 'number');
+      return { cells: shown, right, titles, lines: to === undefined ? Math.max(1, ...lines.map((l) => l.length)) : to - from };
+    };
+    const rows: DrawRow[] = [];
+    if (p.titles) rows.push(drawn(table.header, true));
+    for (const s of p.slices) rows.push(s.row < 0 ? drawn(table.header, true, s.from, s.to, s.row) : drawn(table.rows[s.row], false, s.from, s.to, s.row));
+    drawer!.drawPage(MARGIN_X, page.margins[1], p.caption ? captions[p.band] : null, captionHeight(p.band), widthsOf[p.band], rows);
+  };
+
   let pageCount = 0;
   const doc = {
     info: { title, creator: 'spreadsheet-tools', producer: 'pdfmake' },
@@ -187,48 +210,64 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
       pageCount = count;
       return { text: o.pageLabel(current, count), fontSize: Math.max(6, o.fontSize - 1), alignment: 'right', margin: [MARGIN_X, 10, MARGIN_X, 0] };
     },
-    // One empty page per planned page: the table is drawn into them below.
+    // One empty page per planned page: the table is drawn into them as they are rendered.
     content: Array.from({ length: Math.max(1, pages.length) }, (_, i) => ({ text: '', pageBreak: i > 0 ? 'before' : undefined })),
   };
   stopIfAborted();
-  pdfmake.setProgressCallback(stopIfAborted);
-  const pdf = await pdfmake.createPdf(doc, { bufferPages: true }).getStream();
-  if (pageCount !== Math.max(1, pages.length)) throw new Error(`pdfmake laid out ${pageCount} pages for ${pages.length} planned`);
-
-  // Second pass: each page's rows, wrapped again (cheaper than keeping every cell's lines) and drawn.
-  const drawer = new TableDrawer(
-    pdf,
-    { normal: { metrics: normal, pdf: pdf.provideFont(FONT_FAMILY, false, false) }, bold: { metrics: bold, pdf: pdf.provideFont(FONT_FAMILY, true, false) } },
-    o.fontSize,
-    lineHeight,
-  );
-  // A row continued over several pages is wrapped once, not once per page (a long cell made it quadratic).
-  let wrapped: { band: number; row: number; lines: string[][] } | null = null;
-  pages.forEach((p: PagePlan, i) => {
-    if (i % 16 === 0) stopIfAborted();
-    const columns = bands[p.band];
-    const drawn = (cells: Cell[] | null, titles: boolean, from = 0, to?: number, row = -2): DrawRow => {
-      const again = wrapped !== null && wrapped.band === p.band && wrapped.row === row;
-      const lines = again ? wrapped!.lines : columns.map((c, i) => wrapLines(cellText(cells, c, null), widthsOf[p.band][i], titles ? bold : normal, o.fontSize));
-      if (to !== undefined && !again) wrapped = { band: p.band, row, lines };
-      const shown = to === undefined ? lines : lines.map((l) => (from === 0 && l.length <= to ? l : l.slice(from, to)));
-      const right = columns.map((c) => !titles && typeof cells?.[c] === 'number');
-      return { cells: shown, right, titles, lines: to === undefined ? Math.max(1, ...lines.map((l) => l.length)) : to - from };
-    };
-    const rows: DrawRow[] = [];
-    if (p.titles) rows.push(drawn(table.header, true));
-    for (const s of p.slices) rows.push(s.row < 0 ? drawn(table.header, true, s.from, s.to, s.row) : drawn(table.rows[s.row], false, s.from, s.to, s.row));
-    drawer.drawPage(i, MARGIN_X, page.margins[1], p.caption ? captions[p.band] : null, captionHeight(p.band), widthsOf[p.band], rows);
+  // pdfmake tells of each item it renders (the page's own: title, page number), with its renderer as `this`;
+  // after a page's last item, that page, still pdfkit's current one, gets its table.
+  let rendered = 0;
+  let itemsLeft = -1;
+  const written: Uint8Array[] = [];
+  pdfmake.setProgressCallback(function (this: PdfMakeRenderer) {
+    stopIfAborted();
+    const laid = this.pdfDocument._pdfMakePages;
+    if (itemsLeft < 0) itemsLeft = itemsOf(laid, 0);
+    if (--itemsLeft > 0) return;
+    drawer ??= new TableDrawer(
+      this.pdfDocument,
+      { normal: { metrics: normal, pdf: this.pdfDocument.provideFont(FONT_FAMILY, false, false) }, bold: { metrics: bold, pdf: this.pdfDocument.provideFont(FONT_FAMILY, true, false) } },
+      o.fontSize,
+      lineHeight,
+    );
+    takeWritten(this.pdfDocument, written);
+    if (rendered < pages.length) drawPage(pages[rendered]);
+    if (++rendered < laid.length) itemsLeft = itemsOf(laid, rendered);
   });
-  const bytes = await outputOf(pdf);
+  // The callback is taken when the document is created: let go of it (and of the table it holds) at once.
+  const created = pdfmake.createPdf(doc);
+  pdfmake.setProgressCallback(undefined);
+  const pdf = await created.getStream();
+  if (pageCount !== Math.max(1, pages.length) || rendered !== pageCount) throw new Error(`pdfmake laid out ${pageCount} pages and rendered ${rendered} for ${pages.length} planned`);
+  const bytes = await outputOf(pdf, written);
   const removed: Removed | null = nuls.count === 0 ? null : { kind: 'nul', count: nuls.count, cell: nuls.first, table: o.title };
   return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), pages: pageCount, bands: bands.length, missing, removed };
 }
 
-/** Ends the document and gathers its bytes (as pdfmake's getBuffer does). */
-function outputOf(pdf: PdfKitDocument): Promise<Buffer> {
+/** What pdfmake's renderer is to its progress callback (`this`): its document, with the pages it laid out. */
+interface PdfMakeRenderer {
+  pdfDocument: PdfKitDocument & { _pdfMakePages: Array<{ items: unknown[] }> };
+}
+
+/** Items pdfmake renders on laid-out page `i`: never none (the page number is one), or no table goes on it. */
+function itemsOf(laid: PdfMakeRenderer['pdfDocument']['_pdfMakePages'], i: number): number {
+  const n = laid[i].items.length;
+  if (n === 0) throw new Error(`pdfmake laid out page ${i + 1} with nothing on it`);
+  return n;
+}
+
+/**
+ * Moves what the document has written so far to `written`, copied: pdfkit's chunks of a page are views on the
+ * buffer zlib deflated its content into (16 KB or more each), and kept as they are they held on to every page's.
+ */
+function takeWritten(pdf: PdfKitDocument, written: Uint8Array[]): void {
+  for (let chunk: Buffer | null; (chunk = pdf.read() as Buffer | null) !== null; ) written.push(new Uint8Array(chunk));
+}
+
+/** Ends the document and gathers its bytes after those `written` holds already (as pdfmake's getBuffer does). */
+function outputOf(pdf: PdfKitDocument, written: Uint8Array[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    const chunks: Uint8Array[] = written;
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
     pdf.on('end', () => resolve(Buffer.concat(chunks)));
     pdf.on('error', reject);
