@@ -8,7 +8,7 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
 import { fontSize, hasHeader, orientation, pageSize, PAPER_NAMES } from '../core/schema.ts';
-import { countsAsNumeric, DOCX_MAX_COLUMNS, numericColumns, openWorkbook, shownRows, shownTitles, writeDocx } from '../formats/index.ts';
+import { countsAsNumeric, DOCX_MAX_COLUMNS, numericColumns, openWorkbook, shownRow, shownTitles, writeDocx } from '../formats/index.ts';
 
 const LANGUAGE_TAGS = { es: 'es-ES', en: 'en-US' } as const;
 
@@ -42,7 +42,8 @@ export default defineTool({
         name: sheet.name,
         // Without a title row the columns are named `Columna N` (tools.md §2.3: Word needs names).
         titles: shownTitles(sheet, display, (n) => ctx.name('column', { n })),
-        rows: shownRows(all, sheet.width, display),
+        rows: all.length,
+        row: (i) => shownRow(all[i], sheet.width, display),
         right: (r, c) => (r < 0 ? numeric[c] : countsAsNumeric(all[r][c], sheet)),
         width: sheet.width,
       },

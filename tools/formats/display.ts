@@ -157,9 +157,12 @@ export function shownTitles(head: Pick<TableHead, 'header' | 'titleCells' | 'wid
 
 /** Rows in display form, each as wide as `width`. */
 export function shownRows(rows: readonly Row<AnyCell>[], width: number, o: DisplayOptions): string[][] {
-  return rows.map((r) => {
-    const out = new Array<string>(width);
-    for (let c = 0; c < width; c++) out[c] = displayText(r[c] ?? null, o);
-    return out;
-  });
+  return rows.map((r) => shownRow(r, width, o));
+}
+
+/** A row in display form, as wide as `width`. */
+export function shownRow(row: Row<AnyCell>, width: number, o: DisplayOptions): string[] {
+  const out = new Array<string>(width);
+  for (let c = 0; c < width; c++) out[c] = displayText(row[c] ?? null, o);
+  return out;
 }

@@ -46,7 +46,7 @@ export { EncodedText, readRawCsv, rewriteCsv, unencodable1252, type RawCsv, type
 export { JSON_MAX_DEPTH } from './json/read.ts';
 export { planColumns, renderPdf, PDF_CELL_CHARS, PDF_LINES_PER_ROW, type PdfTable } from './pdf/layout.ts';
 // Documents for people (tools.md §2.6 display form) and the text formats written from rows.
-export { displayText, numericColumns, countsAsNumeric, shownTitles, shownRows, type DisplayWords } from './display.ts';
+export { displayText, numericColumns, countsAsNumeric, shownTitles, shownRows, shownRow, type DisplayWords } from './display.ts';
 export { writeMarkdown, type MarkdownSection } from './markdown/write.ts';
 export { yamlWriter, type YamlLayout } from './yaml/write.ts';
 export { writeFixedWidth, Unencodable } from './txt/write.ts';

@@ -7,6 +7,8 @@ import { fixture, inputFile, runTool } from '../../helpers/run-tool.ts';
 import { rejectsWith } from '../../helpers/tool-error.ts';
 import { libreOfficeConvert, readDocx } from '../../helpers/docx.ts';
 import { pdfInfo, pdfPages } from '../../helpers/pdf.ts';
+import { settledHeap } from '../../helpers/heap.ts';
+import { writeDocx } from '../../../tools/formats/index.ts';
 
 const csv = (name: string, rows: string[][]) => inputFile(name, rows.map((r) => r.map((f) => (/[",\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',')).join('\n') + '\n');
 const listing = (n: number) => csv('listado.csv', [['Identificador', 'Nombre', 'Importe'], ...Array.from({ length: n }, (_, i) => [`id-${i + 1}`, `Nombre ${i + 1}`, String(i * 3)])]);
@@ -92,4 +94,37 @@ test('excel-to-docx: control characters XML cannot hold are removed with a warni
   for (const [option, value] of [['orientation', 'up'], ['page-size', 'a5'], ['font-size', 5], ['font-size', 15], ['title', 'x'.repeat(201)]] as const) {
     await rejectsWith(runTool(tool, [fixture('ventas.xlsx')], { [option]: value }), 'invalid_option', { option });
   }
+});
+
+test('excel-to-docx: the rows are turned into text as they are written, never held whole as text beside the table', () => {
+  const n = 20_000;
+  const text = (i: number) => [`id-${i + 1}`, `Nombre y apellidos ${i + 1}`, `Calle de la fila ${i + 1}, ${i % 90}`, String(i * 3)];
+  const base = settledHeap();
+  const whole = Array.from({ length: n }, (_, i) => text(i));
+  const wholeHeap = settledHeap() - base;
+  whole.length = 0;
+  // Asked for twice per row (widths, then the document): halfway through the second pass, the heap taken.
+  let [asked, midway] = [0, 0];
+  const start = settledHeap();
+  const written = writeDocx(
+    {
+      name: 'listado',
+      titles: ['Id', 'Nombre', 'Dirección', 'Importe'],
+      rows: n,
+      row(i) {
+        if (++asked === n + n / 2) midway = settledHeap() - start;
+        return text(i);
+      },
+      right: (_, c) => c === 3,
+      width: 4,
+    },
+    { title: 'Listado', pageSize: 'a4', orientation: 'portrait', fontSize: 9, language: 'es-ES', pageLabel: ['Página ', ' de ', ''] },
+  );
+  assert.equal(asked, 2 * n);
+  assert.ok(midway > 0 && midway < wholeHeap / 4, `${midway} bytes midway, the rows as text take ${wholeHeap}`);
+  const [t] = readDocx(written.bytes).tables;
+  assert.equal(t.rows.length, n + 1);
+  assert.deepEqual(t.rows[n].map((c) => c.text), text(n - 1));
+  assert.equal(written.preview.rowCount, n);
+  assert.deepEqual(written.preview.rows[0], text(0));
 });

@@ -4,9 +4,9 @@
 // (`w:cantSplit`), margins of 15 mm, a fixed-layout table as wide as the text area whose columns are
 // proportional to their longest line of text, none over 40 % of the width. Numbers and dates are right-aligned;
 // line breaks inside cells are kept (`w:br`). Written straight as XML into a ZIP: no document model is built.
-import { writtenOf } from '../batch.ts';
+import { FirstRows } from '../batch.ts';
 import { escapeXmlText, XmlCharFilter } from '../markup.ts';
-import { columnLetter, type Row, type Written } from '../model.ts';
+import { columnLetter, type Written } from '../model.ts';
 import { zipBuilder } from '../zip/write.ts';
 
 /** Page sizes in twentieths of a point (portrait width, height). */
@@ -33,8 +33,13 @@ export interface DocxTable {
   name: string;
   /** Titles as shown; null when the table has none. */
   titles: string[] | null;
-  /** Display text of every cell. */
-  rows: string[][];
+  /** Data rows. */
+  rows: number;
+  /**
+   * Display text of data row `i`, as wide as the table. Asked for twice per row (column widths first, then the
+   * document), so that the table is never held whole as text too.
+   */
+  row(i: number): string[];
   /** Per cell of `rows`: right-aligned. */
   right: (row: number, col: number) => boolean;
   width: number;
@@ -115,18 +120,21 @@ export function writeDocx(table: DocxTable, o: DocxOptions): DocxResult {
   const title = clean(o.title, () => 'title');
   const titles = table.titles?.map((t, c) => clean(t, () => `${columnLetter(c)}1`)) ?? null;
   const firstData = titles ? 2 : 1;
-  const rows = table.rows.map((r, i) => r.map((s, c) => clean(s, () => `${columnLetter(c)}${i + firstData}`)));
+  const cleanRow = (r: string[], i: number, f: XmlCharFilter) => r.map((s, c) => f.clean(s, () => `${columnLetter(c)}${i + firstData}`));
 
   const [w, h] = PAGE[o.pageSize];
   const [pageW, pageH] = o.orientation === 'landscape' ? [h, w] : [w, h];
   const textWidth = pageW - 2 * MARGIN;
-  const chars = Array.from({ length: table.width }, (_, c) => {
-    let widest = titles ? longestLine(titles[c] ?? '') : 0;
-    for (const r of rows) widest = Math.max(widest, longestLine(r[c] ?? ''));
-    return widest;
-  });
+  const chars = Array.from({ length: table.width }, (_, c) => (titles ? longestLine(titles[c] ?? '') : 0));
+  // Measured as written (without what XML cannot hold), by a filter of its own: the document's counts each once.
+  const measured = new XmlCharFilter();
+  for (let i = 0; i < table.rows; i++) {
+    const r = cleanRow(table.row(i), i, measured);
+    for (let c = 0; c < table.width; c++) chars[c] = Math.max(chars[c], longestLine(r[c] ?? ''));
+  }
   const widths = columnWidths(chars, textWidth);
 
+  const first = new FirstRows();
   const zip = zipBuilder();
   zip.deflatedText('[Content_Types].xml', LEVEL, CONTENT_TYPES);
   zip.deflatedText('_rels/.rels', LEVEL, ROOT_RELS);
@@ -148,7 +156,9 @@ export function writeDocx(table: DocxTable, o: DocxOptions): DocxResult {
       );
       if (titles) push(`<w:tr><w:trPr><w:cantSplit/><w:tblHeader/></w:trPr>${titles.map((t, c) => cell(t, widths[c], table.right(-1, c), true)).join('')}</w:tr>`);
       let chunk = '';
-      rows.forEach((r, i) => {
+      for (let i = 0; i < table.rows; i++) {
+        const r = cleanRow(table.row(i), i, filter);
+        first.take([r]);
         chunk += '<w:tr><w:trPr><w:cantSplit/></w:trPr>';
         for (let c = 0; c < table.width; c++) chunk += cell(r[c] ?? '', widths[c], table.right(i, c), false);
         chunk += '</w:tr>';
@@ -156,7 +166,7 @@ export function writeDocx(table: DocxTable, o: DocxOptions): DocxResult {
           push(chunk);
           chunk = '';
         }
-      });
+      }
       push(chunk + '</w:tbl>');
     }
     // A document ends with a paragraph, after the table too.
@@ -167,8 +177,7 @@ export function writeDocx(table: DocxTable, o: DocxOptions): DocxResult {
     );
   });
   const bytes = zip.finish();
-  const written = writtenOf(bytes, { name: table.name, header: titles, width: table.width }, rows as Row[]);
-  return { ...written, xmlRemoved: { count: filter.count, first: filter.first } };
+  return { bytes, preview: first.preview(table.name, titles, table.width, table.rows), xmlRemoved: { count: filter.count, first: filter.first } };
 }
 
 const CONTENT_TYPES =
