@@ -1,10 +1,11 @@
-// Draws the table of one page as PDF content operators, on a page pdfmake has laid out (title, page number).
+// Draws one page as PDF content operators: its title, its number and its part of the table.
 // pdfmake's own table layout costs tens of microseconds per cell (style lookups, a text measure and a text
 // object per word, a path per cell border): too slow for tens of thousands of rows. Here each page is one
 // string of operators: one path for the whole grid, one text object with a `Tj` per line of each cell. The
-// glyphs go through the font pdfmake embeds (pdfkit's `encode`, one character at a time, so without kerning:
-// exactly the advance widths the layout measured with), so the subset and the text extraction map are
-// pdfkit's own.
+// glyphs are those of the font's character map, one per character, without kerning or substitutions: exactly
+// the advance widths the layout measured with (fonts.ts). They go into the font pdfmake embeds as its own
+// `encode` puts them (subset, widths, text extraction map), without the shaping engine `encode` runs even for
+// one character, whose tables took 1.6 MB per document.
 import type { FontMetrics, PdfKitDocument, PdfKitFont } from './fonts.ts';
 import { CELL_PAD_X, CELL_PAD_Y, COLUMN_EXTRA, RULE, rowHeight } from './grid.ts';
 
@@ -29,9 +30,19 @@ export interface DrawRow {
 
 const n = (v: number) => String(Math.round(v * 100) / 100 || 0);
 
+/** A line of text set on the page on its own (the page's title, its number): `x` is its right end when `right`. */
+export interface PageText {
+  text: string;
+  bold: boolean;
+  size: number;
+  x: number;
+  top: number;
+  right?: boolean;
+}
+
 /** Writes tables into the pages of one document; keeps, per font, the bytes of each character it encoded. */
 export class TableDrawer {
-  private readonly codes = new Map<PdfKitFont, (string | undefined)[]>();
+  private readonly codes = new Map<PdfKitFont, { latin1: (string | undefined)[]; more: Map<number, string> }>();
 
   constructor(
     private readonly doc: PdfKitDocument,
@@ -44,24 +55,29 @@ export class TableDrawer {
    * Draws on the document's current page: an optional caption at (`left`, `top`), then the rows under it in
    * columns of content widths `widths`.
    */
-  drawPage(left: number, top: number, caption: string[] | null, captionHeight: number, widths: number[], rows: DrawRow[]): void {
+  drawPage(left: number, top: number, caption: string[] | null, captionHeight: number, widths: number[], rows: DrawRow[], texts: PageText[] = []): void {
     const { fontSize, lineHeight } = this;
     const ops: string[] = ['q'];
     // One text object; lines move relative to the previous one (in hundredths of a point, so the rounding
     // never adds up), upright in pdfkit's y-down page space.
     const text: string[] = ['BT', '1 0 0 -1 0 0 Tm'];
     let font: DrawFont | null = null;
+    let size = 0;
     let [atX, atY] = [0, 0];
-    const line = (f: DrawFont, s: string, x: number, y: number) => {
+    const line = (f: DrawFont, s: string, x: number, y: number, at = fontSize) => {
       if (s === '') return;
-      if (font !== f) {
-        text.push(`/${f.pdf.id} ${n(fontSize)} Tf`);
-        font = f;
+      if (font !== f || size !== at) {
+        text.push(`/${f.pdf.id} ${n(at)} Tf`);
+        [font, size] = [f, at];
       }
-      const [toX, toY] = [Math.round(x * 100), Math.round((y + f.metrics.ascent * fontSize) * 100)];
+      const [toX, toY] = [Math.round(x * 100), Math.round((y + f.metrics.ascent * at) * 100)];
       text.push(`${(toX - atX) / 100} ${(atY - toY) / 100} Td (${this.encode(f.pdf, s)}) Tj`);
       [atX, atY] = [toX, toY];
     };
+    for (const t of texts) {
+      const f = t.bold ? this.fonts.bold : this.fonts.normal;
+      line(f, t.text, t.right ? t.x - f.metrics.width(t.text) * t.size : t.x, t.top, t.size);
+    }
     if (caption) caption.forEach((s, i) => line(this.fonts.bold, s, left, top + i * lineHeight));
     const y0 = top + (caption ? captionHeight : 0);
 
@@ -103,19 +119,32 @@ export class TableDrawer {
    */
   private encode(font: PdfKitFont, s: string): string {
     let codes = this.codes.get(font);
-    if (!codes) this.codes.set(font, (codes = new Array<string | undefined>(0x10000)));
+    if (!codes) this.codes.set(font, (codes = { latin1: new Array<string | undefined>(256), more: new Map() }));
+    const { latin1, more } = codes;
     let out = '';
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
-      out += codes[c] ??= font.encode(String.fromCharCode(c))[0].map(literalBytes).join('');
+      if (c < 256) out += latin1[c] ??= glyphBytes(font, c);
+      else {
+        let bytes = more.get(c);
+        if (bytes === undefined) more.set(c, (bytes = glyphBytes(font, c)));
+        out += bytes;
+      }
     }
     return out;
   }
 }
 
-/** A glyph id (4 hex digits) as two bytes of a literal string; the content stream is written as latin1. */
-function literalBytes(hex: string): string {
-  const id = parseInt(hex, 16);
+/**
+ * The glyph of UTF-16 unit `c` (never a surrogate: the layout drew those as U+FFFD) as two bytes of a literal
+ * string (the content stream is written as latin1), added to the embedded subset with its width and the
+ * character it stands for, as pdfkit's `encode` adds them.
+ */
+function glyphBytes(font: PdfKitFont, c: number): string {
+  const glyph = font.font.glyphForCodePoint(c);
+  const id = font.subset.includeGlyph(glyph.id);
+  font.widths[id] ??= glyph.advanceWidth * font.scale;
+  font.unicode[id] ??= glyph.codePoints;
   return escapeByte(id >> 8) + escapeByte(id & 0xff);
 }
 

@@ -19,25 +19,32 @@ export interface PdfMake {
   setFonts(fonts: Record<string, Record<string, string>>): void;
   setUrlAccessPolicy(allow: (url: string) => boolean): void;
   setLocalAccessPolicy(allow: (path: string) => boolean): void;
-  /** `cb` is called with the renderer as `this`, after each item of each page. */
-  setProgressCallback(cb: ((progress: number) => void) | undefined): void;
   createPdf(doc: object): { getBuffer(): Promise<Buffer>; getStream(): Promise<PdfKitDocument> };
 }
 
 /** The part of the pdfkit document (pdfmake's engine) that table pages are drawn with (pdfkit has no types here). */
 export interface PdfKitDocument extends NodeJS.ReadableStream {
   page: { fonts: Record<string, unknown> };
+  /** A page of `size` points (width, height), after which the page before is written out. */
+  addPage(o: { size: number[] }): unknown;
   addContent(ops: string): unknown;
   /** The font pdfmake embeds for a family and style (the same object its own text uses). */
   provideFont(family: string, bold: boolean, italics: boolean): PdfKitFont;
   end(): void;
 }
 
-/** A font embedded by pdfkit: `encode` adds the glyphs of a text to the embedded subset and gives their ids in hex. */
+/**
+ * A font embedded by pdfkit: its fontkit font, the subset embedded, and per glyph of the subset its width and
+ * the characters it stands for (the PDF's width table and text extraction map), as pdfkit's `encode` fills them.
+ */
 export interface PdfKitFont {
   id: string;
   ref(): unknown;
-  encode(text: string): [string[], unknown[]];
+  font: { glyphForCodePoint(codePoint: number): { id: number; advanceWidth: number; codePoints: number[] } };
+  subset: { includeGlyph(glyph: number): number };
+  scale: number;
+  widths: number[];
+  unicode: number[][];
 }
 
 /** Advance widths of one font, in ems, for the code points it has a glyph for. */

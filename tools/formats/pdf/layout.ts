@@ -5,14 +5,15 @@
 // spreadsheets print a wide sheet: down, then over). Characters the font has no glyph for are drawn as U+FFFD
 // and counted, because the font would draw them as empty boxes that copy and extract as nothing.
 //
-// pdfmake builds the document: its pages, header, footer, metadata and embedded fonts. The table itself is
-// laid out here (wrap.ts, pages.ts: widths are known, so every row's height is) and drawn into pdfmake's pages
-// at pdfkit's level (draw.ts), because pdfmake's own table layout takes about 0.6 ms per row.
+// pdfmake makes the document: its metadata, its embedded fonts, its first page. The table is laid out here
+// (wrap.ts, pages.ts: widths are known, so every row's height is) and each page, title and number included, is
+// drawn at pdfkit's level (draw.ts) and written out before the next: pdfmake's own table layout takes about
+// 0.6 ms per row, and its layout of every page's title and number is held whole until the pages are written.
 import { FormatError } from '../errors.ts';
 import { columnLetter, type Cell, type Removed, type Row } from '../model.ts';
 import { displayText, type DisplayWords, type Lang } from '../display.ts';
 import { fitWidths, measureColumns, packBands, type Measure } from './columns.ts';
-import { TableDrawer, type DrawRow } from './draw.ts';
+import { TableDrawer, type DrawRow, type PageText } from './draw.ts';
 import { FONT_FAMILY, pdfSetup, type FontMetrics, type PdfKitDocument } from './fonts.ts';
 import { COLUMN_EXTRA, LINE_SPACING, RULE } from './grid.ts';
 import { planPages, type PagePlan } from './pages.ts';
@@ -61,6 +62,9 @@ export interface PdfResult {
 const MARGIN_X = 28;
 const REPLACEMENT = '\uFFFD';
 const HEADER_TOP = 18;
+/** Bottom margin, which holds the page number 10 points below its top. */
+const BOTTOM = 34;
+const LABEL_GAP = 10;
 /** Space between a band's caption and its table. */
 const CAPTION_GAP = 4;
 
@@ -124,7 +128,8 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
     missing.count++;
     missing.first ??= 'title';
   }, null);
-  const page = pageBox(o, normal, bold.width(title) * (o.fontSize + 2));
+  const titleLines = wrapLines(title, pageBox(o, normal).width, bold, titleSize(o));
+  const page = pageBox(o, normal, titleLines.length);
   const lineHeight = o.fontSize * normal.lineHeight * LINE_SPACING;
   const hasHeader = table.header !== null;
   const widthsOf = bands.map((columns) => fitWidths(columns.map((c) => measures[c]), page.width - RULE - columns.length * COLUMN_EXTRA, o.fontSize));
@@ -173,14 +178,47 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
     { height: page.height, lineHeight, caption: captionHeight },
   );
 
-  // Second pass, page by page as pdfmake renders its pages (pdfkit writes a page out when the next one is
-  // added): each page's rows, wrapped again (cheaper than keeping every cell's lines) and drawn under the
-  // page's header and footer. Drawn after the whole layout, every page's content was held, uncompressed, until
-  // the end: about ten times the finished file.
-  let drawer: TableDrawer | null = null;
+  // Second pass, page by page: each page's rows, wrapped again (cheaper than keeping every cell's lines) and
+  // drawn with the page's title and number; pdfkit writes a page out when the next one is added. pdfmake makes
+  // the document (its metadata, its fonts, the first page) and nothing more: its layout of every page's title
+  // and number held 3.4 MB for 295 pages, and the pages drawn after it all, their contents until the end.
+  stopIfAborted();
+  const pdf = await pdfmake
+    .createPdf({
+      info: { title, creator: 'spreadsheet-tools', producer: 'pdfmake' },
+      language: o.lang,
+      displayTitle: true,
+      pageSize: { width: page.paper[0], height: page.paper[1] },
+      pageOrientation: o.orientation,
+      pageMargins: page.margins,
+      content: [],
+    })
+    .getStream();
+  const drawer = new TableDrawer(
+    pdf,
+    { normal: { metrics: normal, pdf: pdf.provideFont(FONT_FAMILY, false, false) }, bold: { metrics: bold, pdf: pdf.provideFont(FONT_FAMILY, true, false) } },
+    o.fontSize,
+    lineHeight,
+  );
+  const pageCount = Math.max(1, pages.length);
+  const titleHeight = titleSize(o) * normal.lineHeight * LINE_SPACING;
+  const marks = (n: number): PageText[] => [
+    ...titleLines.map((text, i) => ({ text, bold: true, size: titleSize(o), x: MARGIN_X, top: HEADER_TOP + i * titleHeight })),
+    { text: cleanText(o.pageLabel(n, pageCount), normal, null, null), bold: false, size: labelSize(o), x: page.paper[0] - MARGIN_X, top: page.paper[1] - BOTTOM + LABEL_GAP, right: true },
+  ];
   // A row continued over several pages is wrapped once, not once per page (a long cell made it quadratic).
   let wrapped: { band: number; row: number; lines: string[][] } | null = null;
-  const drawPage = (p: PagePlan) => {
+  const written: Uint8Array[] = [];
+  for (let i = 0; i < pageCount; i++) {
+    if (i % 16 === 0) stopIfAborted();
+    if (i > 0) pdf.addPage({ size: page.paper });
+    takeWritten(pdf, written);
+    const p: PagePlan | undefined = pages[i];
+    // A table without rows or titles: one page, with its title and number only.
+    if (!p) {
+      drawer.drawPage(MARGIN_X, page.margins[1], null, 0, [], [], marks(i + 1));
+      continue;
+    }
     const columns = bands[p.band];
     const drawn = (cells: Cell[] | null, titles: boolean, from = 0, to?: number, row = -2): DrawRow => {
       const again = wrapped !== null && wrapped.band === p.band && wrapped.row === row;
@@ -193,67 +231,11 @@ export async function renderPdf(table: PdfTable, { bands, measures }: ColumnPlan
     const rows: DrawRow[] = [];
     if (p.titles) rows.push(drawn(table.header, true));
     for (const s of p.slices) rows.push(s.row < 0 ? drawn(table.header, true, s.from, s.to, s.row) : drawn(table.rows[s.row], false, s.from, s.to, s.row));
-    drawer!.drawPage(MARGIN_X, page.margins[1], p.caption ? captions[p.band] : null, captionHeight(p.band), widthsOf[p.band], rows);
-  };
-
-  let pageCount = 0;
-  const doc = {
-    info: { title, creator: 'spreadsheet-tools', producer: 'pdfmake' },
-    language: o.lang,
-    displayTitle: true,
-    pageSize: { width: page.paper[0], height: page.paper[1] },
-    pageOrientation: o.orientation,
-    pageMargins: page.margins,
-    defaultStyle: { font: FONT_FAMILY, fontSize: o.fontSize, lineHeight: LINE_SPACING },
-    header: () => ({ text: title, bold: true, fontSize: o.fontSize + 2, margin: [MARGIN_X, HEADER_TOP, MARGIN_X, 0] }),
-    footer: (current: number, count: number) => {
-      pageCount = count;
-      return { text: o.pageLabel(current, count), fontSize: Math.max(6, o.fontSize - 1), alignment: 'right', margin: [MARGIN_X, 10, MARGIN_X, 0] };
-    },
-    // One empty page per planned page: the table is drawn into them as they are rendered.
-    content: Array.from({ length: Math.max(1, pages.length) }, (_, i) => ({ text: '', pageBreak: i > 0 ? 'before' : undefined })),
-  };
-  stopIfAborted();
-  // pdfmake tells of each item it renders (the page's own: title, page number), with its renderer as `this`;
-  // after a page's last item, that page, still pdfkit's current one, gets its table.
-  let rendered = 0;
-  let itemsLeft = -1;
-  const written: Uint8Array[] = [];
-  pdfmake.setProgressCallback(function (this: PdfMakeRenderer) {
-    stopIfAborted();
-    const laid = this.pdfDocument._pdfMakePages;
-    if (itemsLeft < 0) itemsLeft = itemsOf(laid, 0);
-    if (--itemsLeft > 0) return;
-    drawer ??= new TableDrawer(
-      this.pdfDocument,
-      { normal: { metrics: normal, pdf: this.pdfDocument.provideFont(FONT_FAMILY, false, false) }, bold: { metrics: bold, pdf: this.pdfDocument.provideFont(FONT_FAMILY, true, false) } },
-      o.fontSize,
-      lineHeight,
-    );
-    takeWritten(this.pdfDocument, written);
-    if (rendered < pages.length) drawPage(pages[rendered]);
-    if (++rendered < laid.length) itemsLeft = itemsOf(laid, rendered);
-  });
-  // The callback is taken when the document is created: let go of it (and of the table it holds) at once.
-  const created = pdfmake.createPdf(doc);
-  pdfmake.setProgressCallback(undefined);
-  const pdf = await created.getStream();
-  if (pageCount !== Math.max(1, pages.length) || rendered !== pageCount) throw new Error(`pdfmake laid out ${pageCount} pages and rendered ${rendered} for ${pages.length} planned`);
+    drawer.drawPage(MARGIN_X, page.margins[1], p.caption ? captions[p.band] : null, captionHeight(p.band), widthsOf[p.band], rows, marks(i + 1));
+  }
   const bytes = await outputOf(pdf, written);
   const removed: Removed | null = nuls.count === 0 ? null : { kind: 'nul', count: nuls.count, cell: nuls.first, table: o.title };
   return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), pages: pageCount, bands: bands.length, missing, removed };
-}
-
-/** What pdfmake's renderer is to its progress callback (`this`): its document, with the pages it laid out. */
-interface PdfMakeRenderer {
-  pdfDocument: PdfKitDocument & { _pdfMakePages: Array<{ items: unknown[] }> };
-}
-
-/** Items pdfmake renders on laid-out page `i`: never none (the page number is one), or no table goes on it. */
-function itemsOf(laid: PdfMakeRenderer['pdfDocument']['_pdfMakePages'], i: number): number {
-  const n = laid[i].items.length;
-  if (n === 0) throw new Error(`pdfmake laid out page ${i + 1} with nothing on it`);
-  return n;
 }
 
 /**
@@ -303,12 +285,13 @@ function cleanText(text: string, font: FontMetrics, onMissing: (() => void) | nu
  * The paper in points and the area the table may use: the top margin holds the title (as many lines as it
  * wraps to), the bottom one the page number.
  */
-function pageBox(o: Pick<PdfOptions, 'pageSize' | 'orientation' | 'fontSize'>, font: FontMetrics, titleWidth = 0) {
+function pageBox(o: Pick<PdfOptions, 'pageSize' | 'orientation' | 'fontSize'>, font: FontMetrics, titleLines = 1) {
   const [w, h] = PAGE_SIZES[o.pageSize];
   const paper = o.orientation === 'landscape' ? [Math.max(w, h), Math.min(w, h)] : [Math.min(w, h), Math.max(w, h)];
   const width = paper[0] - 2 * MARGIN_X;
-  const titleLines = Math.max(1, Math.ceil(titleWidth / (width - 2)));
-  const top = HEADER_TOP + titleLines * (o.fontSize + 2) * font.lineHeight * LINE_SPACING + 10;
-  const bottom = 34;
-  return { paper, width, height: paper[1] - top - bottom, margins: [MARGIN_X, top, MARGIN_X, bottom] };
+  const top = HEADER_TOP + Math.max(1, titleLines) * titleSize(o) * font.lineHeight * LINE_SPACING + 10;
+  return { paper, width, height: paper[1] - top - BOTTOM, margins: [MARGIN_X, top, MARGIN_X, BOTTOM] };
 }
+
+const titleSize = (o: Pick<PdfOptions, 'fontSize'>) => o.fontSize + 2;
+const labelSize = (o: Pick<PdfOptions, 'fontSize'>) => Math.max(6, o.fontSize - 1);
