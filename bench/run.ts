@@ -72,6 +72,26 @@ async function peerRun(task: Task, peer: Peer, inputs: Inputs, dir: string) {
   return { ...r, out };
 }
 
+/**
+ * One untimed run over HTTP of each tool the tasks use (on its first task's inputs), so that every task is
+ * measured on a server in use: a job process's first use of a tool loads what only that tool needs (pdfmake
+ * and its fonts, about 17 MB and 170 ms, on the first PDF), a cost of the process, not of each run, which
+ * the fresh-process column shows. Logged, with what each first run grew the job process by.
+ */
+async function warmTools(tasks: Task[], inputs: Inputs, http: HttpService): Promise<void> {
+  const tools = new Map<string, Task>();
+  for (const t of tasks) if (!t.huge && registered(t.tool) && !tools.has(t.tool)) tools.set(t.tool, t);
+  if (tools.size === 0) return;
+  log(`
+First use of each tool by the tasks' server (untimed): ${tools.size} tool(s)`);
+  for (const [tool, task] of tools) {
+    const spec: ServiceSpec = { tool, options: task.options, limits };
+    const body = httpBody('multipart', spec, readInputs(task.inputs.map(inputs.path)), task.field, join(WORK, 'warm'), task.fields);
+    const r = await runServiceHttp(http, spec, body);
+    log(`  ${tool.padEnd(18)} ${fmt(r.ms)}${r.jobGrowthMb != null ? `, job process +${Math.round(r.jobGrowthMb)} MB` : ''}${r.ok ? '' : ` (${r.code})`}`);
+  }
+}
+
 async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<TaskResult> {
   const inputList = task.inputs.map((name) => ({ name, bytes: inputs.size[name] }));
   const base: TaskResult = { task: task.name, tool: task.tool, rows: task.rows, inputs: inputList, status: 'skipped', peers: [], fastestPeer: null, ratio: null, ratioHttp: null, boundMb: null };
@@ -255,6 +275,7 @@ const http = await startService(serverEnv, undefined, { phases: true });
 const results: TaskResult[] = [];
 let load: LoadResult | { skipped: string } | null = null;
 try {
+  await warmTools(selected, inputs, http);
   for (const task of selected) results.push(await runTask(task, inputs, http));
   if (LOAD_S > 0 && ONLY.split(',').some((o) => 'small-file load'.includes(o.trim()))) {
     const tool = registered('csv-to-excel') ? 'csv-to-excel' : 'split-rows';
@@ -280,7 +301,7 @@ const versions = peerVersions();
 const totalS = Math.round((performance.now() - started) / 1000);
 log('\n' + table(results, RUNS));
 log('\nratio = service median ÷ fastest peer doing the same job (in-process, and over HTTP: the slower of multipart and JSON); peers are timed as whole processes, start-up included.');
-log('HTTP ÷ in = the slower door over the in-process median; "ok" when within 1.3 × in-process + 50 ms (issue 19). HTTP growth = the server\'s peak RSS over its RSS before the request, + what the job process that ran the job gained from the job\'s arrival to its result, in the same request (the most of any run; a process starting or collecting beside it is logged apart).');
+log('HTTP ÷ in = the slower door over the in-process median; "ok" when within 1.3 × in-process + 50 ms (issue 19). HTTP growth = the server\'s peak RSS over its RSS before the request, + what the job process that ran the job gained from the job\'s arrival to its result, in the same request (the most of any run; a process starting or collecting beside it is logged apart). The server has run each tool once before the tasks: a process\'s first use of a tool is in the fresh-process column.');
 log('RSS: service = peak of a fresh process per run (Node runtime included) / fastest peer\'s peak (GNU time); growth = service peak minus its loaded runtime, compared with 4 × (input + output).');
 log('\nWhere the time goes over HTTP (medians, ms): receive = first byte sent to last body byte read; decode = to the job being handed off (JSON: parse and base64);');
 log('hand-off = to the job process having it; run = in the job process; hand-back = to this process having the result; write = to the client\'s last byte.\n');
