@@ -52,8 +52,8 @@ export class TableDrawer {
   ) {}
 
   /**
-   * Draws on the document's current page: an optional caption at (`left`, `top`), then the rows under it in
-   * columns of content widths `widths`.
+   * Draws on the document's current page: `texts` (its title and number), an optional caption at (`left`,
+   * `top`), then the rows under it in columns of content widths `widths`.
    */
   drawPage(left: number, top: number, caption: string[] | null, captionHeight: number, widths: number[], rows: DrawRow[], texts: PageText[] = []): void {
     const { fontSize, lineHeight } = this;
