@@ -168,6 +168,25 @@ test('excel-to-pdf: each page is written out once drawn, so a run never holds th
   assert.ok(held < 2 * pdf.bytes.length, `${held} bytes held, the file has ${pdf.bytes.length}`);
 });
 
+test('excel-to-pdf: a title longer than the page wraps over lines above the table on every page, every word once per page', async () => {
+  const words = Array.from({ length: 22 }, (_, i) => `palabra${i + 1}`);
+  const title = words.join(' ');
+  const rows = Array.from({ length: 120 }, (_, i) => [`fila-${i + 1}`, `dato ${i + 1}`]);
+  const out = await runTool(tool, [csv('titulo.csv', [['Clave', 'Dato'], ...rows])], { title, orientation: 'portrait' });
+  const got = boxes(out.files[0].bytes);
+  assert.ok(got.pages.length >= 2, `${got.pages.length} pages`);
+  for (let page = 1; page <= got.pages.length; page++) {
+    const on = got.words.filter((w) => w.page === page);
+    const inTitle = on.filter((w) => w.text.startsWith('palabra'));
+    assert.deepEqual(inTitle.map((w) => w.text), words, `title on page ${page}`);
+    const lines = new Set(inTitle.map((w) => Math.round(w.yMin)));
+    assert.ok(lines.size >= 2, `the title on ${lines.size} line(s) on page ${page}`);
+    for (const w of inTitle) assert.ok(w.xMin >= 27 && w.xMax <= got.pages[page - 1].width - 27, `${w.text} at x ${w.xMin}-${w.xMax}`);
+    const table = on.find((w) => w.text === 'Clave')!;
+    assert.ok(Math.max(...inTitle.map((w) => w.yMax)) < table.yMin, `the title above the table on page ${page}`);
+  }
+});
+
 test('excel-to-pdf: a path or URL longer than its column breaks after its slashes and reads back whole', async () => {
   const url = 'https://example.com/' + Array.from({ length: 30 }, (_, i) => `carpeta${i + 1}`).join('/') + '/fichero.pdf';
   const rows = [['Id', 'Enlace', 'Nota', 'Otra', 'Más', 'Y más'], ['1', url, 'nota larga '.repeat(20), 'x'.repeat(10), 'y', 'z']];
