@@ -82,8 +82,7 @@ async function warmTools(tasks: Task[], inputs: Inputs, http: HttpService): Prom
   const tools = new Map<string, Task>();
   for (const t of tasks) if (!t.huge && registered(t.tool) && !tools.has(t.tool)) tools.set(t.tool, t);
   if (tools.size === 0) return;
-  log(`
-First use of each tool by the tasks' server (untimed): ${tools.size} tool(s)`);
+  log(`\nFirst use of each tool by the tasks' server (untimed): ${tools.size} tool(s)`);
   for (const [tool, task] of tools) {
     const spec: ServiceSpec = { tool, options: task.options, limits };
     const body = httpBody('multipart', spec, readInputs(task.inputs.map(inputs.path)), task.field, join(WORK, 'warm'), task.fields);
