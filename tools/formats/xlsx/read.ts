@@ -135,7 +135,8 @@ export class XlsxReader implements BookReader {
       for (const chunk of inflateChunks(this.zip, this.zip.get(this.sheets[i].path)!, this.inflate)) {
         const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
         if (bytes.includes(MERGE_TAG) || Buffer.concat([tail, bytes.subarray(0, MERGE_TAG.length - 1)]).includes(MERGE_TAG)) return true;
-        tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - (MERGE_TAG.length - 1))));
+        // The last bytes read so far, across chunks: a chunk shorter than the tag carries the tail before it on.
+        tail = Buffer.from((bytes.length >= MERGE_TAG.length - 1 ? bytes : Buffer.concat([tail, bytes])).subarray(-(MERGE_TAG.length - 1)));
       }
     } catch {
       return true;
