@@ -9,6 +9,9 @@ import { own, release, TRANSFER_MIN_BYTES, transferables } from '../../tools/cor
 import { bigCsv } from '../helpers/generate.ts';
 import { readXlsx } from '../helpers/read-xlsx.ts';
 
+
+const KEPT = new URL('../helpers/kept-job.ts', import.meta.url);
+
 test('transferables: only whole buffers past the threshold, each once', () => {
   const big = new Uint8Array(TRANSFER_MIN_BYTES);
   const sameBuffer = new Uint8Array(big.buffer);
@@ -50,6 +53,34 @@ test('jobs: a big upload is let go once the job process has it, and its result c
     const small = await jobs.run({ toolId: 'csv-to-excel', files: [{ name: 'p.csv', bytes: new Uint8Array(pooled.buffer, pooled.byteOffset, pooled.byteLength) }], opts: { 'has-header': true, 'detect-types': true }, lang: 'es', download: true });
     assert.equal(pooled.toString(), text, 'a Buffer from the shared pool is copied, never detached');
     assert.equal((await readXlsx(small.files[0].bytes))[0].rows[1][1], 'Sevilla');
+  } finally {
+    await jobs.close();
+  }
+});
+
+test('job processes let go of a run\'s input and results once the reply is written; what the server got is whole', async () => {
+  const jobs = createJobRunner(parseConfig({ MAX_JOBS: '1' }), 'workers', KEPT);
+  const kept = async () => {
+    const r = await jobs.run({ toolId: 'split-rows', files: [{ name: 'kept.txt', bytes: new Uint8Array(1) }], opts: {}, lang: 'es', download: true });
+    return new TextDecoder().decode(r.files[0].bytes).split('\n');
+  };
+  try {
+    const csv = bigCsv(5_000);
+    const upload = new Uint8Array(Buffer.byteLength(csv));
+    Buffer.from(upload.buffer).write(csv);
+    const opts = { delimiter: 'semicolon', encoding: 'utf-8', bom: false, 'line-ending': 'lf' };
+    const result = await jobs.run({ toolId: 'convert-csv', files: [{ name: 'grande.csv', bytes: upload }], opts, lang: 'es', download: true });
+    const inline = createJobRunner(parseConfig({}), 'inline');
+    const inProcess = await inline.run({ toolId: 'convert-csv', files: [{ name: 'grande.csv', bytes: new TextEncoder().encode(csv) }], opts, lang: 'es', download: true });
+    await inline.close();
+    assert.ok(Buffer.from(result.files[0].bytes).equals(inProcess.files[0].bytes), 'the result arrived whole');
+    // Both over TRANSFER_MIN_BYTES: freed as the reply is written, not left to the process's next collection.
+    assert.ok(result.files[0].bytes.byteLength >= TRANSFER_MIN_BYTES);
+    assert.deepEqual(await kept(), ['input 0', 'result 0']);
+    // A small run's buffers are left to the collector (one may be a slice of Node's shared pool).
+    const small = await jobs.run({ toolId: 'convert-csv', files: [{ name: 'p.csv', bytes: new TextEncoder().encode('id,ciudad\n1,Sevilla\n') }], opts, lang: 'es', download: true });
+    assert.equal(new TextDecoder().decode(small.files[0].bytes), 'id;ciudad\n1;Sevilla\n');
+    assert.deepEqual(await kept(), [`input ${'id,ciudad\n1,Sevilla\n'.length}`, `result ${'id;ciudad\n1;Sevilla\n'.length}`]);
   } finally {
     await jobs.close();
   }

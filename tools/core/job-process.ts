@@ -9,6 +9,7 @@ import type { Job, JobReply } from './jobs.ts';
 import { epochNow } from './phases.ts';
 import { procMemory, resetPeak } from './peak-memory.ts';
 import { fullGc } from './reclaim.ts';
+import { release } from './transfer.ts';
 
 /** Largest job head accepted (options and file names): far above any real one. */
 const MAX_JOB_HEAD_BYTES = 16 * 1024 * 1024;
@@ -56,9 +57,10 @@ channel.on('end', () => process.exit(0));
 channel.on('close', () => process.exit(0));
 channel.on('error', () => process.exit(0));
 
-function send(head: Record<string, unknown>, files: Uint8Array[] = []): void {
+function send(head: Record<string, unknown>, files: Uint8Array[] = [], sent?: () => void): void {
+  const chunks = frameOf(head, files);
   channel.cork();
-  for (const chunk of frameOf(head, files)) channel.write(chunk);
+  chunks.forEach((chunk, i) => channel.write(chunk, i === chunks.length - 1 && sent ? () => sent() : undefined));
   channel.uncork();
 }
 
@@ -92,11 +94,17 @@ async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
   }
   const peakMb = fromMb === null ? null : (procMemory('self')?.hwmMb ?? null);
   const at = got ? { at: [got, epochNow()], pid: process.pid, ...(peakMb !== null ? { grewMb: peakMb - fromMb! } : {}) } : {};
-  if (!reply.ok) return send({ t: 'reply', ...reply, ...at });
+  if (!reply.ok) {
+    release(files);
+    return send({ t: 'reply', ...reply, ...at });
+  }
   const { files: out, ...rest } = reply.result;
   // No memory figure for a run nobody measures: reading it costs a small run more than its hand-off (the server
   // watches it instead).
-  send({ t: 'reply', ok: true, result: { ...rest, files: out.map((f) => ({ name: f.name, contentType: f.contentType })) }, ...at }, out.map((f) => f.bytes));
+  const results = out.map((f) => f.bytes);
+  // The run's input and results let go once written: left to a collection, their memory outside the heap
+  // counted towards the next full collection, which came every second or third run of a large file.
+  send({ t: 'reply', ok: true, result: { ...rest, files: out.map((f) => ({ name: f.name, contentType: f.contentType })) }, ...at }, results, () => release([...files, ...results]));
 }
 
 send({ t: 'ready', rss: process.memoryUsage.rss() });
