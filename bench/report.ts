@@ -13,15 +13,20 @@ export interface HttpResult {
   serverPeakMb: number | null;
   serverGrowthMb: number | null;
   jobGrowthMb: number | null;
-  /** The most the server and the job's process grew together in one request (their sum, run by run). */
+  /**
+   * The most the server and the job's process grew together in one request (their sum, run by run), of the
+   * runs in a process that had run the tool before.
+   */
   runGrowthMb: number | null;
+  /** The same, of runs that were their job process's first of the tool (what loading the tool costs: once per process). */
+  firstUseGrowthMb: number | null;
   /** Each run's phases, and their medians. */
   phases: Phases[];
   phaseMedians: Phases | null;
   error?: string;
 }
 
-export const emptyHttp = (): HttpResult => ({ runsMs: [], medianMs: null, serverPeakMb: null, serverGrowthMb: null, jobGrowthMb: null, runGrowthMb: null, phases: [], phaseMedians: null });
+export const emptyHttp = (): HttpResult => ({ runsMs: [], medianMs: null, serverPeakMb: null, serverGrowthMb: null, jobGrowthMb: null, runGrowthMb: null, firstUseGrowthMb: null, phases: [], phaseMedians: null });
 
 export function summarizeHttp(h: HttpResult): void {
   h.medianMs = median(h.runsMs);
@@ -120,6 +125,8 @@ export function table(results: TaskResult[], runs: number): string {
     const growths = DOORS.map((d) => s.http[d].runGrowthMb).filter((g) => g !== null);
     const httpGrowth = growths.length ? Math.max(...growths) : null;
     const httpWithin = httpGrowth !== null && r.boundMb !== null ? (httpGrowth <= r.boundMb ? ' ok' : ' over') : '';
+    const firsts = DOORS.map((d) => s.http[d].firstUseGrowthMb).filter((g) => g !== null);
+    const firstUse = firsts.length ? ` (first use ${mb(Math.max(...firsts))})` : '';
     return [
       r.task,
       String(r.rows),
@@ -133,7 +140,7 @@ export function table(results: TaskResult[], runs: number): string {
       ratio(r.ratioHttp),
       `${mb(s.child.peakRssMb)} / ${mb(r.fastestPeer?.peakRssMb)}`,
       mb(s.child.growthMb) + within,
-      mb(httpGrowth) + httpWithin,
+      mb(httpGrowth) + httpWithin + firstUse,
       mb(r.boundMb),
       r.peers.map(peerCell).join(', '),
     ];

@@ -55,6 +55,17 @@ const started = performance.now();
 const slug = (s: string) => s.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
 const fmt = (x: number) => `${Math.round(x)} ms`;
 const log = (s: string) => console.log(s);
+/** The tools each job process has run (by pid, as the phase probe tells): a process's first run of a tool loads its code. */
+const toolsRun = new Map<number, Set<string>>();
+/** Whether this run was its process's first of the tool; notes that the process has run it. */
+function firstUse(pid: number | null, tool: string): boolean {
+  if (pid === null) return false;
+  const tools = toolsRun.get(pid) ?? new Set<string>();
+  toolsRun.set(pid, tools);
+  if (tools.has(tool)) return false;
+  tools.add(tool);
+  return true;
+}
 
 async function pages(path: string): Promise<number | null> {
   const r = await timeCommand(`pdfinfo ${q(path)}`, { timeoutMs: 60_000, rssFile: join(WORK, 'pdfinfo.rss') });
@@ -87,6 +98,7 @@ async function warmTools(tasks: Task[], inputs: Inputs, http: HttpService): Prom
     const spec: ServiceSpec = { tool, options: task.options, limits };
     const body = httpBody('multipart', spec, readInputs(task.inputs.map(inputs.path)), task.field, join(WORK, 'warm'), task.fields);
     const r = await runServiceHttp(http, spec, body);
+    firstUse(r.jobPid, tool);
     log(`  ${tool.padEnd(18)} ${fmt(r.ms)}${r.jobGrowthMb != null ? `, job process +${Math.round(r.jobGrowthMb)} MB` : ''}${r.ok ? '' : ` (${r.code})`}`);
   }
 }
@@ -166,14 +178,22 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
       if (r.phases) h.phases.push(r.phases);
       const max = (a: number | null, b: number | null) => (b === null ? a : Math.max(a ?? 0, b));
       h.serverPeakMb = max(h.serverPeakMb, r.serverPeakMb);
-      h.serverGrowthMb = max(h.serverGrowthMb, r.serverGrowthMb);
-      h.jobGrowthMb = max(h.jobGrowthMb, r.jobGrowthMb);
-      // A run's own server and job figures together: the largest of each may come from different runs.
-      if (r.serverGrowthMb !== null) h.runGrowthMb = max(h.runGrowthMb, r.serverGrowthMb + (r.jobGrowthMb ?? 0));
+      // A process that replaced another (after its collections, or a quiet spell) loads the tool's code on its
+      // first run of it, as a fresh process does: that run's growth is reported apart.
+      const first = firstUse(r.jobPid, task.tool);
+      const grew = r.serverGrowthMb === null ? null : r.serverGrowthMb + (r.jobGrowthMb ?? 0);
+      if (first) h.firstUseGrowthMb = max(h.firstUseGrowthMb, grew);
+      else {
+        h.serverGrowthMb = max(h.serverGrowthMb, r.serverGrowthMb);
+        h.jobGrowthMb = max(h.jobGrowthMb, r.jobGrowthMb);
+        // A run's own server and job figures together: the largest of each may come from different runs.
+        h.runGrowthMb = max(h.runGrowthMb, grew);
+      }
       const phases = r.phases ? ` (${PHASES.map((p) => `${p} ${Math.round(r.phases![p])}`).join(', ')})` : '';
       const others = r.otherJobsGrowthMb ? ` (other job processes +${Math.round(r.otherJobsGrowthMb)} MB)` : '';
       const growth = r.serverGrowthMb !== null ? `, growth server +${Math.round(r.serverGrowthMb)} MB, job +${Math.round(r.jobGrowthMb ?? 0)} MB${others}` : '';
-      log(`  service HTTP ${door.padEnd(9)} ${fmt(r.ms)}  → ${(r.outBytes / MB).toFixed(1)} MB${growth}${phases}`);
+      const pid = r.jobPid === null ? '' : `, job process ${r.jobPid}${first ? `'s first ${task.tool} run` : ''}`;
+      log(`  service HTTP ${door.padEnd(9)} ${fmt(r.ms)}  → ${(r.outBytes / MB).toFixed(1)} MB${growth}${pid}${phases}`);
     });
   }
   const peerSteps = peerState.map((st) => async () => {
@@ -300,7 +320,7 @@ const versions = peerVersions();
 const totalS = Math.round((performance.now() - started) / 1000);
 log('\n' + table(results, RUNS));
 log('\nratio = service median ÷ fastest peer doing the same job (in-process, and over HTTP: the slower of multipart and JSON); peers are timed as whole processes, start-up included.');
-log('HTTP ÷ in = the slower door over the in-process median; "ok" when within 1.3 × in-process + 50 ms (issue 19). HTTP growth = the server\'s peak RSS over its RSS before the request, + what the job process that ran the job gained from the job\'s arrival to its result, in the same request (the most of any run; a process starting or collecting beside it is logged apart). The server has run each tool once before the tasks: a process\'s first use of a tool is in the fresh-process column.');
+log('HTTP ÷ in = the slower door over the in-process median; "ok" when within 1.3 × in-process + 50 ms (issue 19). HTTP growth = the server\'s peak RSS over its RSS before the request, + what the job process that ran the job gained from the job\'s arrival to its result, in the same request (the most of any run; a process starting or collecting beside it is logged apart). The server has run each tool once before the tasks; a run that was still its job process\'s first of the tool (a process that replaced another) loads the tool\'s code, as a fresh process does: it is left out of HTTP growth and shown beside it as "first use".');
 log('RSS: service = peak of a fresh process per run (Node runtime included) / fastest peer\'s peak (GNU time); growth = service peak minus its loaded runtime, compared with 4 × (input + output).');
 log('\nWhere the time goes over HTTP (medians, ms): receive = first byte sent to last body byte read; decode = to the job being handed off (JSON: parse and base64);');
 log('hand-off = to the job process having it; run = in the job process; hand-back = to this process having the result; write = to the client\'s last byte.\n');

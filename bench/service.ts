@@ -185,6 +185,8 @@ export interface HttpRun {
   /** Of the other job processes during the request (one starting, or collecting after an earlier job), when
    * the probe tells which process ran the job: the pool's, not this run's. */
   otherJobsGrowthMb: number | null;
+  /** The job process that ran the job, when the probe tells. */
+  jobPid: number | null;
   /** Where the time went (phases.ts marks and this client's), when the server was started with the probe. */
   phases: Phases | null;
 }
@@ -383,9 +385,9 @@ export async function runServiceHttp(service: HttpService, spec: ServiceSpec, bo
     } catch {
       /* not an Error body */
     }
-    return { ok: false, ms, status, code, outBytes: 0, serverPeakMb, serverGrowthMb, jobGrowthMb, otherJobsGrowthMb, phases };
+    return { ok: false, ms, status, code, outBytes: 0, serverPeakMb, serverGrowthMb, jobGrowthMb, otherJobsGrowthMb, jobPid: probed?.jobPid ?? null, phases };
   }
-  return { ok: true, ms, status: 200, outBytes, serverPeakMb, serverGrowthMb, jobGrowthMb, otherJobsGrowthMb, phases };
+  return { ok: true, ms, status: 200, outBytes, serverPeakMb, serverGrowthMb, jobGrowthMb, otherJobsGrowthMb, jobPid: probed?.jobPid ?? null, phases };
 }
 
 export function readInputs(paths: string[]): Array<{ path: string; bytes: Uint8Array }> {
