@@ -35,6 +35,17 @@ test('release: a let-go buffer leaves V8\'s count of memory outside the heap at 
   assert.ok(before - process.memoryUsage().arrayBuffers >= 16 * MB, `${before} -> ${process.memoryUsage().arrayBuffers}`);
 });
 
+test('release: a buffer that cannot be let go (a WebAssembly memory\'s) is left as it is, the others still are', () => {
+  // (The project's types have no WebAssembly: Node's runtime has.)
+  const wasm32 = (globalThis as unknown as { WebAssembly: { Memory: new (o: { initial: number }) => { buffer: ArrayBuffer } } }).WebAssembly;
+  const memory = new wasm32.Memory({ initial: 2 });
+  const wasm = new Uint8Array(memory.buffer);
+  const big = new Uint8Array(TRANSFER_MIN_BYTES);
+  release([wasm, big]);
+  assert.equal(wasm.byteLength, 2 * 65536);
+  assert.equal(big.byteLength, 0);
+});
+
 test('jobs: a big upload is let go once the job process has it, and its result comes back; a small pooled one stays readable', async () => {
   const jobs = createJobRunner(parseConfig({ MAX_JOBS: '1' }), 'workers');
   try {

@@ -9,7 +9,7 @@ import type { Job, JobReply } from './jobs.ts';
 import { epochNow } from './phases.ts';
 import { procMemory, resetPeak } from './peak-memory.ts';
 import { fullGc } from './reclaim.ts';
-import { release } from './transfer.ts';
+import { release, TRANSFER_MIN_BYTES } from './transfer.ts';
 
 /** Largest job head accepted (options and file names): far above any real one. */
 const MAX_JOB_HEAD_BYTES = 16 * 1024 * 1024;
@@ -95,16 +95,19 @@ async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
   const peakMb = fromMb === null ? null : (procMemory('self')?.hwmMb ?? null);
   const at = got ? { at: [got, epochNow()], pid: process.pid, ...(peakMb !== null ? { grewMb: peakMb - fromMb! } : {}) } : {};
   if (!reply.ok) {
-    release(files);
+    if (files.some((v) => v.byteLength >= TRANSFER_MIN_BYTES)) release(files);
     return send({ t: 'reply', ...reply, ...at });
   }
   const { files: out, ...rest } = reply.result;
   // No memory figure for a run nobody measures: reading it costs a small run more than its hand-off (the server
   // watches it instead).
   const results = out.map((f) => f.bytes);
-  // The run's input and results let go once written: left to a collection, their memory outside the heap
-  // counted towards the next full collection, which came every second or third run of a large file.
-  send({ t: 'reply', ok: true, result: { ...rest, files: out.map((f) => ({ name: f.name, contentType: f.contentType })) }, ...at }, results, () => release([...files, ...results]));
+  // The run's input and results (a tool's own: none keeps one past its run) let go once written: left to a
+  // collection, their memory outside the heap counted towards the next full collection, which came every second
+  // or third run of a large file. A small run's are left to the collector, as they always were.
+  const held = [...files, ...results];
+  const sent = held.some((v) => v.byteLength >= TRANSFER_MIN_BYTES) ? () => release(held) : undefined;
+  send({ t: 'reply', ok: true, result: { ...rest, files: out.map((f) => ({ name: f.name, contentType: f.contentType })) }, ...at }, results, sent);
 }
 
 send({ t: 'ready', rss: process.memoryUsage.rss() });

@@ -42,7 +42,13 @@ type MovableBuffer = ArrayBuffer & { transfer(length: number): ArrayBuffer };
  * collections for external memory pressure.
  */
 export function release(views: Iterable<Uint8Array>): void {
-  for (const buffer of transferables(views)) (buffer as MovableBuffer).transfer(0);
+  for (const buffer of transferables(views)) {
+    try {
+      (buffer as MovableBuffer).transfer(0);
+    } catch {
+      // Not detachable (a WebAssembly memory's buffer, should a tool's result be one): left to its owner.
+    }
+  }
 }
 
 /** release() for the buffers marked with own() only: a result from a job process, never one a tool may share. */
