@@ -9,7 +9,6 @@ import { own, release, TRANSFER_MIN_BYTES, transferables } from '../../tools/cor
 import { bigCsv } from '../helpers/generate.ts';
 import { readXlsx } from '../helpers/read-xlsx.ts';
 
-
 const KEPT = new URL('../helpers/kept-job.ts', import.meta.url);
 
 test('transferables: only whole buffers past the threshold, each once', () => {
@@ -88,7 +87,7 @@ test('job processes let go of a run\'s input and results once the reply is writt
     // Both over TRANSFER_MIN_BYTES: freed as the reply is written, not left to the process's next collection.
     assert.ok(result.files[0].bytes.byteLength >= TRANSFER_MIN_BYTES);
     assert.deepEqual(await kept(), ['input 0', 'result 0']);
-    // A small run's buffers are left to the collector (one may be a slice of Node's shared pool).
+    // A small run's buffers (under TRANSFER_MIN_BYTES) are left to the collector.
     const small = await jobs.run({ toolId: 'convert-csv', files: [{ name: 'p.csv', bytes: new TextEncoder().encode('id,ciudad\n1,Sevilla\n') }], opts, lang: 'es', download: true });
     assert.equal(new TextDecoder().decode(small.files[0].bytes), 'id;ciudad\n1;Sevilla\n');
     assert.deepEqual(await kept(), [`input ${'id,ciudad\n1,Sevilla\n'.length}`, `result ${'id;ciudad\n1;Sevilla\n'.length}`]);
