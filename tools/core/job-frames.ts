@@ -4,6 +4,8 @@
 // Files travel as they are: the sender writes its own buffers (no serialized copy of them), the receiver
 // reads each file into one buffer of its final size (no chunks to concatenate, nor a clone to decode).
 
+import type { Writable } from 'node:stream';
+
 export interface FrameHead {
   /** Byte sizes of the files that follow the head, in order. */
   sizes?: number[];
@@ -18,6 +20,17 @@ export function frameOf(head: Record<string, unknown>, files: Uint8Array[] = [])
   const prefix = Buffer.allocUnsafe(LENGTH_BYTES);
   prefix.writeUInt32BE(json.length, 0);
   return [prefix, json, ...files.filter((f) => f.byteLength > 0)];
+}
+
+/**
+ * Writes one frame to `channel` in one go (corked: the head and small files leave together); `sent` is called
+ * once its last chunk is written, when the caller's buffers are free to go.
+ */
+export function writeFrame(channel: Writable, head: Record<string, unknown>, files: Uint8Array[] = [], sent?: () => void): void {
+  const chunks = frameOf(head, files);
+  channel.cork();
+  chunks.forEach((chunk, i) => channel.write(chunk, i === chunks.length - 1 && sent ? () => sent() : undefined));
+  channel.uncork();
 }
 
 export class FrameError extends Error {}

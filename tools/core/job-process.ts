@@ -4,12 +4,12 @@
 // job, never the server. The process ends when the server closes the channel, so it can outlive no server.
 import { Socket } from 'node:net';
 import { resolveLang } from '../../locales/index.ts';
-import { frameOf, FrameReader, type FrameHead } from './job-frames.ts';
+import { FrameReader, writeFrame, type FrameHead } from './job-frames.ts';
 import type { Job, JobReply } from './jobs.ts';
 import { epochNow } from './phases.ts';
 import { procMemory, resetPeak } from './peak-memory.ts';
 import { fullGc } from './reclaim.ts';
-import { release, TRANSFER_MIN_BYTES } from './transfer.ts';
+import { detach, release, transferables } from './transfer.ts';
 
 /** Largest job head accepted (options and file names): far above any real one. */
 const MAX_JOB_HEAD_BYTES = 16 * 1024 * 1024;
@@ -58,10 +58,7 @@ channel.on('close', () => process.exit(0));
 channel.on('error', () => process.exit(0));
 
 function send(head: Record<string, unknown>, files: Uint8Array[] = [], sent?: () => void): void {
-  const chunks = frameOf(head, files);
-  channel.cork();
-  chunks.forEach((chunk, i) => channel.write(chunk, i === chunks.length - 1 && sent ? () => sent() : undefined));
-  channel.uncork();
+  writeFrame(channel, head, files, sent);
 }
 
 async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
@@ -95,7 +92,7 @@ async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
   const peakMb = fromMb === null ? null : (procMemory('self')?.hwmMb ?? null);
   const at = got ? { at: [got, epochNow()], pid: process.pid, ...(peakMb !== null ? { grewMb: peakMb - fromMb! } : {}) } : {};
   if (!reply.ok) {
-    if (files.some((v) => v.byteLength >= TRANSFER_MIN_BYTES)) release(files);
+    release(files);
     return send({ t: 'reply', ...reply, ...at });
   }
   const { files: out, ...rest } = reply.result;
@@ -105,8 +102,8 @@ async function handle(head: FrameHead, files: Uint8Array[]): Promise<void> {
   // The run's input and results (a tool's own: none keeps one past its run) let go once written: left to a
   // collection, their memory outside the heap counted towards the next full collection, which came every second
   // or third run of a large file. A small run's are left to the collector, as they always were.
-  const held = [...files, ...results];
-  const sent = held.some((v) => v.byteLength >= TRANSFER_MIN_BYTES) ? () => release(held) : undefined;
+  const buffers = transferables([...files, ...results]);
+  const sent = buffers.length > 0 ? () => detach(buffers) : undefined;
   send({ t: 'reply', ok: true, result: { ...rest, files: out.map((f) => ({ name: f.name, contentType: f.contentType })) }, ...at }, results, sent);
 }
 

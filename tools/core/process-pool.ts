@@ -17,7 +17,7 @@ import { connect, createServer, type OnReadOpts, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { frameOf, FrameReader, FrameTooLarge, type FrameHead } from './job-frames.ts';
+import { FrameReader, FrameTooLarge, writeFrame, type FrameHead } from './job-frames.ts';
 
 export interface PoolOptions {
   /** The job module each process loads (its default export runs a Job). */
@@ -363,11 +363,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
   }
 
   function send(p: JobProcess, head: Record<string, unknown>, files: Uint8Array[] = [], sent?: () => void): void {
-    const channel = p.channel!;
-    const chunks = frameOf(head, files);
-    channel.cork();
-    chunks.forEach((c, i) => channel.write(c, i === chunks.length - 1 && sent ? () => sent() : undefined));
-    channel.uncork();
+    writeFrame(p.channel!, head, files, sent);
   }
 
   /** Resident bytes a process holds over what it held once ready (everything, where it cannot be read). */

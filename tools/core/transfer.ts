@@ -42,7 +42,12 @@ type MovableBuffer = ArrayBuffer & { transfer(length: number): ArrayBuffer };
  * collections for external memory pressure.
  */
 export function release(views: Iterable<Uint8Array>): void {
-  for (const buffer of transferables(views)) {
+  detach(transferables(views));
+}
+
+/** Detaches buffers `transferables` picked (release() does both). */
+export function detach(buffers: ArrayBuffer[]): void {
+  for (const buffer of buffers) {
     try {
       (buffer as MovableBuffer).transfer(0);
     } catch {
