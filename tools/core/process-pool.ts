@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FrameReader, FrameTooLarge, writeFrame, type FrameHead } from './job-frames.ts';
+import { lowerPriority } from './priority.ts';
 
 export interface PoolOptions {
   /** The job module each process loads (its default export runs a Job). */
@@ -31,6 +32,8 @@ export interface PoolOptions {
   initialOldMb?: number;
   /** Further V8 flags of each process. */
   v8Flags?: readonly string[];
+  /** How many nice steps below the server its processes run (priority.ts); unset, at the server's priority. */
+  nice?: number;
   /** Resident memory a process may gain over what it held once ready, in MB; past it, its job is stopped. */
   memoryMb: number;
   /** An idle process beyond the first exits after this long. */
@@ -307,6 +310,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     // Its own process group: a Ctrl-C meant for the server (which lets runs in flight finish) is not its own.
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', childEnd], detached: true });
     childEnd.destroy();
+    if (o.nice && child.pid !== undefined) lowerPriority(child.pid, o.nice, () => child.exitCode === null && child.signalCode === null);
     p.child = child;
     p.channel = channel;
     p.resident = child.pid === undefined ? null : residentReader(child.pid);

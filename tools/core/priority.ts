@@ -1,0 +1,49 @@
+// Job processes run below the server's CPU priority. On a busy machine a job process woken by its next job
+// preempted the server in the middle of a request; and the server's own work (answering the next request, a
+// health check, a refusal) should never wait behind a conversion.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
+
+/** Linux allows an unprivileged process one autogroup change per 100 ms, system-wide: later ones fail EAGAIN. */
+const AUTOGROUP_RETRY_MS = 110;
+const AUTOGROUP_TRIES = 5;
+const LOWEST = 19;
+
+/** The nice value of a process's autogroup (Linux: "/autogroup-42 nice 0"); null where there is none. */
+export function autogroupNice(pid: number | 'self'): number | null {
+  try {
+    const m = /\bnice\s+(-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Puts process `pid` `by` nice steps below this one, as far as this system lets it; `alive` tells whether it
+ * is still the same process (a retry must not reach a pid reused by another).
+ *
+ * Linux with autogroup (the default of most distributions) schedules each session as one group, and a job
+ * process, spawned detached, has a session of its own: its own nice value then weighs only against itself,
+ * and its group's (`/proc/<pid>/autogroup`, 0 when made) is the one that counts. Both are set, each below
+ * this process's own; neither failing is an error, since the service runs as it did without them.
+ */
+export function lowerPriority(pid: number, by: number, alive: () => boolean): void {
+  try {
+    setPriority(pid, Math.min(LOWEST, getPriority() + by));
+  } catch {
+    /* not permitted here, or gone */
+  }
+  const own = autogroupNice('self');
+  if (own === null) return;
+  const nice = String(Math.min(LOWEST, own + by));
+  const group = (tries: number) => {
+    if (!alive()) return;
+    try {
+      writeFileSync(`/proc/${pid}/autogroup`, nice);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && tries > 1) setTimeout(group, AUTOGROUP_RETRY_MS, tries - 1).unref();
+    }
+  };
+  group(AUTOGROUP_TRIES);
+}
