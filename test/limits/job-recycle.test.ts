@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfig } from '../../tools/core/config.ts';
-import { createJobRunner } from '../../tools/core/jobs.ts';
-import { COLLECTIONS_BEFORE_REPLACE, createProcessPool } from '../../tools/core/process-pool.ts';
+import { createJobRunner, JOB_RECLAIM_AFTER_MS, RECLAIM_AFTER_MS } from '../../tools/core/jobs.ts';
+import { COLLECTIONS_BEFORE_REPLACE, createProcessPool, RECYCLE_AFTER_RUNS } from '../../tools/core/process-pool.ts';
 
 const GROW = new URL('../helpers/grow-job.ts', import.meta.url);
 
@@ -73,5 +73,30 @@ test('job processes: one due for replacement serves the runs that come while its
     assert.equal(await pidOf(grow(1)), next);
   } finally {
     await pool.close();
+  }
+});
+
+test('job processes: a pause shorter than JOB_RECLAIM_AFTER_MS keeps one that has served RECYCLE_AFTER_RUNS runs (and the code it optimized); a longer one replaces it', async (t) => {
+  const runner = createJobRunner(parseConfig({ MAX_JOBS: '1' }), 'workers', GROW);
+  const bytes = (s: string) => new TextEncoder().encode(s);
+  const run = (name: string, content: string) => runner.run({ toolId: 'csv-to-excel', files: [{ name, bytes: bytes(content) }], opts: {}, lang: 'es', download: true });
+  const pid = async () => new TextDecoder().decode((await run('grow.csv', '0')).files[0].bytes).split(' ')[0];
+  let alive: NodeJS.Timeout | undefined;
+  try {
+    for (let i = 0; i < RECYCLE_AFTER_RUNS; i++) await run('poco.csv', `id,n\n${i},1\n`);
+    // The pauses are clock ticks: the timers a run's end sets are mocked from here (the job processes' are not).
+    // A process's start is awaited with a mocked timer, which keeps nothing alive: an interval does.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    alive = setInterval(() => {}, 1000);
+    const first = await pid();
+    t.mock.timers.tick(JOB_RECLAIM_AFTER_MS - 1);
+    assert.ok(RECLAIM_AFTER_MS < JOB_RECLAIM_AFTER_MS - 1, 'the server has collected meanwhile');
+    assert.equal(await pid(), first, 'kept through the shorter pause');
+    t.mock.timers.tick(JOB_RECLAIM_AFTER_MS);
+    assert.notEqual(await pid(), first, 'replaced after the longer one');
+  } finally {
+    clearInterval(alive);
+    t.mock.timers.reset();
+    await runner.close(1000);
   }
 });

@@ -70,8 +70,18 @@ export const WORKER_IDLE_MS = 30_000;
 /** Most a job process may take to start and load the tools before the run waiting for it is given up. */
 export const WORKER_START_S = 30;
 
-/** Once no run has been in progress for this long, the main thread and the idle job processes collect (reclaim.ts). */
+/** Once no run has been in progress for this long, the main thread collects (reclaim.ts). */
 export const RECLAIM_AFTER_MS = 5_000;
+
+/**
+ * Once no run has been in progress for this long, the idle job processes collect, or are replaced after
+ * RECYCLE_AFTER_RUNS (process-pool.ts). Either costs the next runs the code V8 had optimized: in bursts of a
+ * 10 KB CSV -> xlsx at 2 connections, the first second after a 7 s pause ran 409-503 runs where the process
+ * had been replaced, 573-674 where it had collected, 806-852 where neither (about 950 a second when warm).
+ * Pauses of a few seconds between bursts are common (an assistant between two calls); the memory a process
+ * keeps through one is at most what its heap's own collections allow, and given back once the pause lasts.
+ */
+export const JOB_RECLAIM_AFTER_MS = WORKER_IDLE_MS;
 
 /**
  * A job process's young generation (V8's default is 48 MB: three 16 MB semi-spaces' worth). Garbage waiting
@@ -182,9 +192,14 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
   let active = 0;
   const idle: Array<() => void> = [];
   let reclaimTimer: NodeJS.Timeout | undefined;
-  const reclaim = () => {
-    fullGc()?.();
-    pool?.reclaim();
+  let jobReclaimTimer: NodeJS.Timeout | undefined;
+  const quiet = () => {
+    reclaimTimer = setTimeout(() => fullGc()?.(), RECLAIM_AFTER_MS).unref();
+    if (pool) jobReclaimTimer = setTimeout(() => pool.reclaim(), JOB_RECLAIM_AFTER_MS).unref();
+  };
+  const busy = () => {
+    clearTimeout(reclaimTimer);
+    clearTimeout(jobReclaimTimer);
   };
 
   async function runInPool(job: Job): Promise<JobResult> {
@@ -239,12 +254,12 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
     async run(job) {
       if (active >= limits.MAX_JOBS) throw new ToolError('busy', { retryAfter: BUSY_RETRY_AFTER_S });
       active++;
-      clearTimeout(reclaimTimer);
+      busy();
       const finished = () => {
         active--;
         if (active === 0) {
           idle.splice(0).forEach((wake) => wake());
-          reclaimTimer = setTimeout(reclaim, RECLAIM_AFTER_MS).unref();
+          quiet();
         }
       };
       let result: JobResult;
@@ -259,7 +274,7 @@ export function createJobRunner(limits: Limits, mode: 'workers' | 'inline' = 'wo
       return result;
     },
     async close(graceMs = 30_000) {
-      clearTimeout(reclaimTimer);
+      busy();
       if (active > 0) await Promise.race([new Promise<void>((r) => idle.push(r)), new Promise((r) => setTimeout(r, graceMs).unref())]);
       await pool?.close();
     },
