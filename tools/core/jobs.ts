@@ -120,10 +120,10 @@ export const JOB_INITIAL_OLD_SPACE_MB = 128;
 export const JOB_V8_FLAGS = ['--no-allocation-site-pretenuring', '--no-memory-reducer'];
 
 /**
- * Nice steps job processes run below the server (priority.ts). In the bench's small-file load (2 connections, 2 cores) the server
- * was preempted by the job process it had just woken about once every two requests; 5, 10 and 19 each gave
- * 7-9 % more runs a second than 0, alternated on one server. A job still gets the whole CPU the server
- * leaves, which is nearly all of it while a large file converts.
+ * Nice steps job processes run below the server (priority.ts). In the bench's small-file load (2 connections,
+ * 2 cores) the server was preempted by the job process it had just woken about once every two requests; 5, 10
+ * and 19 each gave 7-9 % more runs a second than 0, alternated on one server. A job still gets all the CPU
+ * the server leaves, which is nearly all of it while a large file converts.
  */
 export const JOB_NICE = 5;
 
