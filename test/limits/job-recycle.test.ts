@@ -89,8 +89,9 @@ test('job processes: a pause shorter than JOB_RECLAIM_AFTER_MS keeps one that ha
     t.mock.timers.enable({ apis: ['setTimeout'] });
     alive = setInterval(() => {}, 1000);
     const first = await pid();
+    // Past the server's own collection (RECLAIM_AFTER_MS), short of the job processes'.
+    assert.ok(RECLAIM_AFTER_MS < JOB_RECLAIM_AFTER_MS - 1);
     t.mock.timers.tick(JOB_RECLAIM_AFTER_MS - 1);
-    assert.ok(RECLAIM_AFTER_MS < JOB_RECLAIM_AFTER_MS - 1, 'the server has collected meanwhile');
     assert.equal(await pid(), first, 'kept through the shorter pause');
     t.mock.timers.tick(JOB_RECLAIM_AFTER_MS);
     assert.notEqual(await pid(), first, 'replaced after the longer one');
