@@ -1,6 +1,6 @@
 // Job processes run below the server's CPU priority. On a busy machine a job process woken by its next job
 // preempted the server in the middle of a request; and the server's own work (answering the next request, a
-// health check, a refusal) should never wait behind a conversion.
+// health check, a refusal) should not wait behind a conversion.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
