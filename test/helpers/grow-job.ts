@@ -1,8 +1,14 @@
 // A job module for tests of how job processes are collected and replaced: a file named `grow.csv` holding a
 // number N makes the process hold N MB more for a second (long enough for the server's memory sampler to see
-// it), then answers with the process's pid; any other file runs as the service runs it.
+// it), then answers with the process's pid; any other file runs as the service runs it. With GROW_JOB_GATE
+// set to a path, a process does not finish loading (and so is not ready) until that file exists.
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job, JobReply } from '../../tools/core/jobs.ts';
 import runJob from '../../tools/core/worker.ts';
+
+const gate = process.env.GROW_JOB_GATE;
+if (gate) while (!existsSync(gate)) await sleep(20);
 
 export default async function growJob(job: Job): Promise<JobReply> {
   const file = job.files[0];

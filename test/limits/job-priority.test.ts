@@ -2,12 +2,15 @@
 // with autogroup the nice value of the session each has to itself, which is the one the scheduler weighs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { getPriority } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseConfig } from '../../tools/core/config.ts';
 import { createJobRunner, JOB_NICE } from '../../tools/core/jobs.ts';
+import { COLLECTIONS_BEFORE_REPLACE, createProcessPool } from '../../tools/core/process-pool.ts';
 import { autogroupNice } from '../../tools/core/priority.ts';
+import { childPids } from '../helpers/child-pids.ts';
 
 const GROW = new URL('../helpers/grow-job.ts', import.meta.url);
 
@@ -38,5 +41,69 @@ test('job processes run JOB_NICE steps below the server, as processes and as aut
     }
   } finally {
     await runner.close(1000);
+  }
+});
+
+test('a successor loads at the lowest priority while the process it replaces serves, and is placed JOB_NICE below the server once ready or once a run waits for it', { skip: (process.platform !== 'linux' || autogroupNice('self') === null) && 'needs Linux autogroups' }, async () => {
+  const placed = Math.min(19, autogroupNice('self')! + JOB_NICE);
+  const dir = mkdtempSync(join(tmpdir(), 'job-gate-'));
+  const gate = join(dir, 'open');
+  writeFileSync(gate, '');
+  // Processes spawned from here on wait for the gate before they say they are ready.
+  process.env.GROW_JOB_GATE = gate;
+  const pool = createProcessPool({ module: GROW, maxProcesses: 2, heapMb: 576, youngMb: 24, memoryMb: 512, idleMs: 60_000, startMs: 60_000, nice: JOB_NICE });
+  const grow = async (mb: number) => {
+    const reply = await pool.run({ t: 'job', toolId: 'split-rows', opts: {}, lang: 'es', download: true, names: ['grow.csv'] }, [new TextEncoder().encode(String(mb))], { timeoutMs: 60_000, maxResultBytes: 1024 });
+    return Number(new TextDecoder().decode(reply.files[0]).split(' ')[0]);
+  };
+  /** Waits (a bounded number of looks) until `f` gives a value; the last look's answer either way. */
+  const eventually = async <T>(f: () => T | undefined): Promise<T | undefined> => {
+    let v = f();
+    for (let i = 0; i < 100 && v === undefined; i++) v = (await sleep(50), f());
+    return v;
+  };
+  const groupOf = (pid: number, nice: number) => eventually(() => (autogroupNice(pid) === nice ? nice : undefined));
+  // Of this process's children, the pool's (tsx has one of its own).
+  const cmdline = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+    } catch {
+      return ''; // gone meanwhile
+    }
+  };
+  const jobPids = () => childPids(process.pid).filter((q) => cmdline(q).includes('job-process'));
+  /** Runs large jobs on `pid` until its replacement starts (its collections before that were all asked). */
+  const untilReplaced = async (pid: number) => {
+    for (let i = 0; i <= COLLECTIONS_BEFORE_REPLACE && pool.size < 2; i++) assert.equal(await grow(128), pid);
+    assert.equal(pool.size, 2, 'a successor is loading');
+    return (await eventually(() => jobPids().find((q) => q !== pid)))!;
+  };
+  try {
+    const first = await grow(128);
+    rmSync(gate);
+    const spare = await untilReplaced(first);
+    assert.equal(await groupOf(spare, 19), 19, 'loading as a spare: the lowest priority');
+    assert.equal(await grow(1), first, 'the process it replaces serves meanwhile');
+    assert.equal(autogroupNice(spare), 19);
+    // Ready: it takes over, at the place of every job process.
+    writeFileSync(gate, '');
+    assert.equal(await groupOf(spare, placed), placed, 'placed once ready');
+    assert.equal(await eventually(() => (pool.size === 1 ? 1 : undefined)), 1, 'the old process goes once its successor is ready');
+    assert.equal(await grow(1), spare);
+
+    rmSync(gate);
+    const next = await untilReplaced(spare);
+    assert.equal(await groupOf(next, 19), 19);
+    // Due again before its successor is ready, the old process goes at once: the next run waits for the spare.
+    assert.equal(await grow(128), spare);
+    const waiting = grow(1);
+    waiting.catch(() => {}); // awaited below, once the gate is open
+    assert.equal(await groupOf(next, placed), placed, 'placed as soon as a run waits for it, still loading');
+    writeFileSync(gate, '');
+    assert.equal(await waiting, next);
+  } finally {
+    delete process.env.GROW_JOB_GATE;
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FrameReader, FrameTooLarge, writeFrame, type FrameHead } from './job-frames.ts';
-import { lowerPriority } from './priority.ts';
+import { lowerPriority, type Placed } from './priority.ts';
 
 export interface PoolOptions {
   /** The job module each process loads (its default export runs a Job). */
@@ -206,6 +206,9 @@ interface JobProcess {
   collections: number;
   /** The process loading to take its place, once it is due for replacement: it serves until that one is ready. */
   successor: JobProcess | null;
+  /** Loading as a successor that no run waits for yet: at the lowest CPU priority until needed (priority.ts). */
+  spare: boolean;
+  placed: Placed | null;
   pending: Pending | null;
   idleTimer: NodeJS.Timeout | undefined;
   exited: Promise<void>;
@@ -269,10 +272,10 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
   // each is consumed before the next, so every process can share it.
   const scratch = new Uint8Array(64 * 1024);
 
-  function start(): JobProcess {
+  function start(spare = false): JobProcess {
     let markExited!: () => void;
     const exited = new Promise<void>((resolve) => (markExited = resolve));
-    const p: JobProcess = { state: 'starting', child: null, channel: null, ready: false, readyRss: 0, peakRss: 0, resident: null, runs: 0, collections: 0, successor: null, pending: null, idleTimer: undefined, exited, markExited, reader: null as unknown as FrameReader };
+    const p: JobProcess = { state: 'starting', child: null, channel: null, ready: false, readyRss: 0, peakRss: 0, resident: null, runs: 0, collections: 0, successor: null, spare, placed: null, pending: null, idleTimer: undefined, exited, markExited, reader: null as unknown as FrameReader };
     p.reader = new FrameReader((head, files) => onFrame(p, head, files), { maxHeadBytes: MAX_REPLY_HEAD_BYTES, maxFileBytes: 0 });
     p.reader.onStart = (head, files) => onReplyHead(p, head, files);
     p.reader.onBytes = (n) => p.pending?.arrival?.add(n);
@@ -310,7 +313,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     // Its own process group: a Ctrl-C meant for the server (which lets runs in flight finish) is not its own.
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', childEnd], detached: true });
     childEnd.destroy();
-    if (o.nice && child.pid !== undefined) lowerPriority(child.pid, o.nice, () => child.exitCode === null && child.signalCode === null);
+    if (o.nice && child.pid !== undefined) p.placed = lowerPriority(child.pid, o.nice, () => child.exitCode === null && child.signalCode === null, p.spare);
     p.child = child;
     p.channel = channel;
     p.resident = child.pid === undefined ? null : residentReader(child.pid);
@@ -334,6 +337,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     if (p.state === 'gone') return;
     const rss = typeof head.rss === 'number' ? head.rss : 0;
     if (head.t === 'ready') {
+      needed(p);
       p.ready = true;
       p.readyRss = rss;
       release(p);
@@ -388,10 +392,11 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
    * Replaces a process. Where the bound leaves room, it serves on while its successor loads and is retired
    * once that one is ready, so that no run waits for the start (half a second or more; in the bench, runs
    * that came during one waited up to 430 ms to be handed off); else, or if it is due again before then, at once.
+   * The successor loads as a spare, on CPU nothing else wants, until it is needed (priority.ts).
    */
   function replace(p: JobProcess): void {
     if (p.successor || procs.size >= o.maxProcesses) return retire(p);
-    p.successor = start();
+    p.successor = start(true);
     release(p);
   }
 
@@ -432,12 +437,20 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
         fail: (err: PoolFailure) => (clearTimeout(timer), reject(err)),
       };
       waiters.push(waiter);
+      // A run waits: no process is loading as a spare any more.
+      for (const q of procs) if (q.state === 'starting') needed(q);
       // Every process is busy, collecting, or starting for an earlier waiter: one more, within the bound,
       // unless one already collecting will be free for it: a collection is over in tens of milliseconds,
       // a start takes half a second of CPU beside the run and a hundred megabytes more.
       const soon = [...procs].filter((p) => p.state === 'starting' || p.state === 'collecting').length;
       if (soon < waiters.length && procs.size < o.maxProcesses) start();
     });
+  }
+
+  /** A spare is wanted now (ready to serve, or a run waits for it): back to the place of every process. */
+  function needed(p: JobProcess): void {
+    p.spare = false;
+    p.placed?.needed();
   }
 
   function forget(p: JobProcess): void {
