@@ -1,7 +1,8 @@
 // A job module for tests of how job processes are collected and replaced: a file named `grow.csv` holding a
 // number N makes the process hold N MB more for a second (long enough for the server's memory sampler to see
 // it), then answers with the process's pid; any other file runs as the service runs it. With GROW_JOB_GATE
-// set to a path, a process does not finish loading (and so is not ready) until that file exists.
+// set to a path, a process does not finish loading (and so is not ready) until that file exists. The answer
+// ends with the tools the process was asked to prepare (worker.ts `prepare`), comma-separated.
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job, JobReply } from '../../tools/core/jobs.ts';
@@ -10,6 +11,11 @@ import runJob from '../../tools/core/worker.ts';
 const gate = process.env.GROW_JOB_GATE;
 if (gate) while (!existsSync(gate)) await sleep(20);
 
+let prepared: string[] = [];
+export function prepare(toolIds: string[]): void {
+  prepared = toolIds;
+}
+
 export default async function growJob(job: Job): Promise<JobReply> {
   const file = job.files[0];
   if (file?.name !== 'grow.csv') return runJob(job);
@@ -17,6 +23,6 @@ export default async function growJob(job: Job): Promise<JobReply> {
   // Filled, so that every page is resident (a zeroed allocation may not be).
   const held = Buffer.allocUnsafe(mb * 1024 * 1024).fill(1);
   await new Promise((r) => setTimeout(r, 1000));
-  const bytes = new TextEncoder().encode(`${process.pid} ${held.length}`);
+  const bytes = new TextEncoder().encode(`${process.pid} ${held.length} ${prepared.join(',')}`);
   return { ok: true, result: { files: [{ name: 'pid.txt', contentType: 'text/plain; charset=utf-8', bytes }], preview: null, textPreview: null, messages: [] } };
 }

@@ -3,20 +3,28 @@
 // that comes while the only process collects waits for it instead of starting another; where the bound leaves
 // room, a process due for replacement serves on until its successor is ready.
 import { test } from 'node:test';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { parseConfig } from '../../tools/core/config.ts';
 import { createJobRunner, JOB_RECLAIM_AFTER_MS, RECLAIM_AFTER_MS } from '../../tools/core/jobs.ts';
 import { COLLECTIONS_BEFORE_REPLACE, createProcessPool, RECYCLE_AFTER_RUNS } from '../../tools/core/process-pool.ts';
 
 const GROW = new URL('../helpers/grow-job.ts', import.meta.url);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A pool of at most two processes of the grow job: `grow(mb)` runs one job, `pidOf` tells which process ran it. */
+/**
+ * A pool of at most two processes of the grow job: `grow(mb)` runs one job (as `toolId`), `pidOf` tells which
+ * process ran it, `preparedBy` which tools that process prepared.
+ */
 function growPool() {
   const pool = createProcessPool({ module: GROW, maxProcesses: 2, heapMb: 576, youngMb: 24, memoryMb: 512, idleMs: 30_000, startMs: 30_000 });
-  const grow = (mb: number) =>
-    pool.run({ t: 'job', toolId: 'split-rows', opts: {}, lang: 'es', download: true, names: ['grow.csv'] }, [new TextEncoder().encode(String(mb))], { timeoutMs: 60_000, maxResultBytes: 1024 });
-  const pidOf = async (reply: ReturnType<typeof grow>) => new TextDecoder().decode((await reply).files[0]).split(' ')[0];
-  return { pool, grow, pidOf };
+  const grow = (mb: number, toolId = 'split-rows') =>
+    pool.run({ t: 'job', toolId, opts: {}, lang: 'es', download: true, names: ['grow.csv'] }, [new TextEncoder().encode(String(mb))], { timeoutMs: 60_000, maxResultBytes: 1024 });
+  const answer = async (reply: ReturnType<typeof grow>) => new TextDecoder().decode((await reply).files[0]).split(' ');
+  const pidOf = async (reply: ReturnType<typeof grow>) => (await answer(reply))[0];
+  const preparedBy = async (reply: ReturnType<typeof grow>) => (await answer(reply))[2].split(',').filter(Boolean).sort();
+  return { pool, grow, pidOf, preparedBy };
 }
 
 test('job processes: one that has collected COLLECTIONS_BEFORE_REPLACE times after large jobs is replaced at the next, and small jobs never make it collect', async () => {
@@ -74,6 +82,39 @@ test('job processes: one due for replacement serves the runs that come while its
   } finally {
     await pool.close();
   }
+});
+
+test('job processes: a successor prepares the tools the process it replaces ran (what their first runs would load), and passes them on', async () => {
+  const { pool, grow, pidOf, preparedBy } = growPool();
+  try {
+    const first = await grow(1, 'excel-to-pdf');
+    assert.deepEqual(await preparedBy(Promise.resolve(first)), [], 'the first process prepares nothing');
+    const firstPid = await pidOf(Promise.resolve(first));
+    for (let i = 0; i <= COLLECTIONS_BEFORE_REPLACE; i++) assert.equal(await pidOf(grow(128)), firstPid);
+    let reply = grow(1);
+    while ((await pidOf(reply)) === firstPid) reply = grow(1);
+    assert.deepEqual(await preparedBy(reply), ['excel-to-pdf', 'split-rows'], 'its successor prepared both tools it ran');
+    // The successor's own successor prepares those too (they are loaded in it), and what it ran since.
+    const second = await pidOf(reply);
+    for (let i = 0; i <= COLLECTIONS_BEFORE_REPLACE; i++) assert.equal(await pidOf(grow(128, 'merge-stack')), second);
+    reply = grow(1);
+    while ((await pidOf(reply)) === second) reply = grow(1);
+    assert.deepEqual(await preparedBy(reply), ['excel-to-pdf', 'merge-stack', 'split-rows']);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('prepare: excel-to-pdf loads pdfmake and its fonts before any run; an unknown tool is passed over', async () => {
+  const script = [
+    "import { createRequire } from 'node:module';",
+    "import { prepare } from './tools/core/worker.ts';",
+    'const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes("/pdfmake/"));',
+    "const before = loaded(); prepare(['no-such-tool', 'split-rows', 'excel-to-pdf']);",
+    'console.log(JSON.stringify([before, loaded()]));',
+  ].join('\n');
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+  assert.deepEqual(JSON.parse(out.trim().split('\n').pop()!), [false, true]);
 });
 
 test('job processes: a pause shorter than JOB_RECLAIM_AFTER_MS keeps one that has served RECYCLE_AFTER_RUNS runs (and the code it optimized); a longer one replaces it', async (t) => {

@@ -8,7 +8,7 @@ import { defineTool } from '../core/define.ts';
 import { ToolError } from '../core/errors.ts';
 import { baseNameOf } from '../core/files.ts';
 import { fontSize, hasHeader, optionalText, orientation, pageSize, PAPER_NAMES } from '../core/schema.ts';
-import { openWorkbook, PDF_CELL_CHARS, PDF_LINES_PER_ROW, planColumns, renderPdf, titleRow, writtenOf, type PdfTable } from '../formats/index.ts';
+import { openWorkbook, PDF_CELL_CHARS, PDF_LINES_PER_ROW, pdfSetup, planColumns, renderPdf, titleRow, writtenOf, type PdfTable } from '../formats/index.ts';
 
 
 export default defineTool({
@@ -22,6 +22,8 @@ export default defineTool({
     'font-size': fontSize,
     title: optionalText,
   }),
+  // pdfmake and its fonts: about 17 MB and 170 ms on a process's first PDF.
+  prepare: pdfSetup,
   async run({ file }, opts, ctx) {
     const sheet = openWorkbook(file, ctx, { hasHeader: opts['has-header'], detectTypes: false, sheets: 'first' }).table();
     const table: PdfTable = { header: titleRow(sheet), rows: sheet.rows(), width: sheet.width };

@@ -71,6 +71,11 @@ export interface Tool<S extends OptionsSchema = OptionsSchema> {
   localizedDefaults?: Record<string, string>;
   annotations: ToolAnnotations;
   run(input: ToolInput, opts: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutput> | ToolOutput;
+  /**
+   * Loads what the tool's first run in a process would load for it alone (a library no other tool uses):
+   * called in a job process that loads to replace one that ran the tool, before it takes runs.
+   */
+  prepare?(): void;
 }
 
 const DEFAULT_ANNOTATIONS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

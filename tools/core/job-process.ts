@@ -19,7 +19,12 @@ const SCRATCH_BYTES = 64 * 1024;
 type RunJob = (job: Job) => Promise<JobReply> | JobReply;
 
 const moduleUrl = process.argv[2];
-const run = (await import(moduleUrl)).default as RunJob;
+const jobModule = (await import(moduleUrl)) as { default: RunJob; prepare?: (toolIds: string[]) => void };
+const run = jobModule.default;
+// The tools the process it replaces had run (process-pool.ts): what they load on a first run is loaded now,
+// before this process takes runs, rather than during one.
+const toPrepare = JSON.parse(process.argv[3] ?? '[]') as string[];
+if (toPrepare.length > 0) jobModule.prepare?.(toPrepare);
 
 const scratch = new Uint8Array(SCRATCH_BYTES);
 // Frames are handled one after the other: the server sends the next only once this one is answered.

@@ -208,6 +208,8 @@ interface JobProcess {
   successor: JobProcess | null;
   /** Loading as a successor that no run waits for yet: at the lowest CPU priority until needed (priority.ts). */
   spare: boolean;
+  /** Tools it has run, or prepared as a successor: its own successor prepares them (define.ts `prepare`). */
+  tools: Set<string>;
   placed: Placed | null;
   pending: Pending | null;
   idleTimer: NodeJS.Timeout | undefined;
@@ -272,10 +274,10 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
   // each is consumed before the next, so every process can share it.
   const scratch = new Uint8Array(64 * 1024);
 
-  function start(spare = false): JobProcess {
+  function start(spare = false, tools: string[] = []): JobProcess {
     let markExited!: () => void;
     const exited = new Promise<void>((resolve) => (markExited = resolve));
-    const p: JobProcess = { state: 'starting', child: null, channel: null, ready: false, readyRss: 0, peakRss: 0, resident: null, runs: 0, collections: 0, successor: null, spare, placed: null, pending: null, idleTimer: undefined, exited, markExited, reader: null as unknown as FrameReader };
+    const p: JobProcess = { state: 'starting', child: null, channel: null, ready: false, readyRss: 0, peakRss: 0, resident: null, runs: 0, collections: 0, successor: null, spare, tools: new Set(tools), placed: null, pending: null, idleTimer: undefined, exited, markExited, reader: null as unknown as FrameReader };
     p.reader = new FrameReader((head, files) => onFrame(p, head, files), { maxHeadBytes: MAX_REPLY_HEAD_BYTES, maxFileBytes: 0 });
     p.reader.onStart = (head, files) => onReplyHead(p, head, files);
     p.reader.onBytes = (n) => p.pending?.arrival?.add(n);
@@ -309,7 +311,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
       return p.markExited();
     }
     const initialOld = o.initialOldMb ? [`--initial-old-space-size=${o.initialOldMb}`] : [];
-    const args = ['--import', TSX, `--max-old-space-size=${o.heapMb}`, `--max-semi-space-size=${Math.max(1, Math.floor(o.youngMb / 3))}`, ...initialOld, ...(o.v8Flags ?? []), ENTRY, o.module.href];
+    const args = ['--import', TSX, `--max-old-space-size=${o.heapMb}`, `--max-semi-space-size=${Math.max(1, Math.floor(o.youngMb / 3))}`, ...initialOld, ...(o.v8Flags ?? []), ENTRY, o.module.href, JSON.stringify([...p.tools])];
     // Its own process group: a Ctrl-C meant for the server (which lets runs in flight finish) is not its own.
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit', childEnd], detached: true });
     childEnd.destroy();
@@ -396,7 +398,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
    */
   function replace(p: JobProcess): void {
     if (p.successor || procs.size >= o.maxProcesses) return retire(p);
-    p.successor = start(true);
+    p.successor = start(true, [...p.tools]);
     release(p);
   }
 
@@ -470,12 +472,17 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
       const child = p.child;
       setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), EXIT_GRACE_MS).unref();
     }
-    replenish();
+    replenish(p.tools);
   }
 
-  /** After a process has gone: a new one when none is left or a run waits for one, within the bound. */
-  function replenish(): void {
-    if (!closed && (procs.size === 0 || waiters.length > 0) && procs.size < o.maxProcesses) start();
+  /**
+   * After a process has gone: a new one when none is left or a run waits for one, within the bound. One that
+   * no run waits for loads as a spare, and prepares the tools of the one that went (`tools`).
+   */
+  function replenish(tools = new Set<string>()): void {
+    if (closed || !(procs.size === 0 || waiters.length > 0) || procs.size >= o.maxProcesses) return;
+    if (waiters.length > 0) start();
+    else start(true, [...tools]);
   }
 
   /** Stops a process now; its job, if any, is answered with `reason`. */
@@ -556,6 +563,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
         // to load (after one was killed a moment ago, say) is not the run's.
         const timer = setTimeout(() => kill(p, 'time', `over ${r.timeoutMs} ms`), r.timeoutMs);
         p.pending = { resolve, reject, timer, stream: r.stream === true };
+        if (typeof head.toolId === 'string') p.tools.add(head.toolId);
         p.peakRss = 0;
         p.reader.maxFileBytes = r.maxResultBytes;
         idleRefs(p, false);

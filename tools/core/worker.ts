@@ -3,7 +3,20 @@ import { resolveLang } from '../../locales/index.ts';
 import { asToolError } from './errors.ts';
 import { execute } from './execute.ts';
 import type { Job, JobReply } from './jobs.ts';
-import { getTool } from './registry.ts';
+import { getTool, hasTool } from './registry.ts';
+
+/** Has a process that replaces one that ran these tools load what their first runs would (define.ts `prepare`). */
+export function prepare(toolIds: string[]): void {
+  for (const id of toolIds) {
+    if (!hasTool(id)) continue;
+    try {
+      getTool(id).prepare?.();
+    } catch (err) {
+      // Its first run will load it, and say what is wrong if anything is.
+      console.error(`job process: cannot prepare ${id}:`, err);
+    }
+  }
+}
 
 export default async function runJob(job: Job): Promise<JobReply> {
   try {

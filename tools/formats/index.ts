@@ -45,6 +45,7 @@ export { DELIMITERS, decodeWindows1252 } from './csv/read.ts';
 export { EncodedText, readRawCsv, rewriteCsv, unencodable1252, type RawCsv, type RawEncoding } from './csv/raw.ts';
 export { JSON_MAX_DEPTH } from './json/read.ts';
 export { planColumns, renderPdf, PDF_CELL_CHARS, PDF_LINES_PER_ROW, type PdfTable } from './pdf/layout.ts';
+export { pdfSetup } from './pdf/fonts.ts';
 // Documents for people (tools.md §2.6 display form) and the text formats written from rows.
 export { displayText, numericColumns, countsAsNumeric, shownTitles, shownRows, shownRow, type DisplayWords } from './display.ts';
 export { writeMarkdown, type MarkdownSection } from './markdown/write.ts';
