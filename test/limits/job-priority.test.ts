@@ -1,5 +1,6 @@
 // Job processes run JOB_NICE steps below the server (priority.ts says why): their own nice value, and on Linux
-// with autogroup the nice value of the session each has to itself, which is the one the scheduler weighs.
+// with autogroup the nice value of the session each has to itself, which is the one the scheduler weighs. One
+// that loads to replace another has its group at the lowest priority until it is needed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
