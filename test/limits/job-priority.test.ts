@@ -9,11 +9,22 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseConfig } from '../../tools/core/config.ts';
 import { createJobRunner, JOB_NICE } from '../../tools/core/jobs.ts';
-import { COLLECTIONS_BEFORE_REPLACE, createProcessPool } from '../../tools/core/process-pool.ts';
+import { COLLECTIONS_BEFORE_REPLACE } from '../../tools/core/process-pool.ts';
 import { autogroupNice } from '../../tools/core/priority.ts';
 import { childPids } from '../helpers/child-pids.ts';
+import { growPool } from '../helpers/grow-pool.ts';
 
 const GROW = new URL('../helpers/grow-job.ts', import.meta.url);
+
+/** Waits (a bounded number of looks) until `f` gives a value; the last look's answer either way. */
+async function eventually<T>(f: () => T | undefined): Promise<T | undefined> {
+  let v = f();
+  for (let i = 0; i < 50 && v === undefined; i++) v = (await sleep(50), f());
+  return v;
+}
+
+/** `nice` once the autogroup of `pid` has it (set right after a spawn, or retried every 110 ms on EAGAIN). */
+const groupOf = (pid: number, nice: number) => eventually(() => (autogroupNice(pid) === nice ? nice : undefined));
 
 /** Field 19 of /proc/<pid>/stat (after the parenthesised name, which may hold spaces). */
 const statNice = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
@@ -33,10 +44,7 @@ test('job processes run JOB_NICE steps below the server, as processes and as aut
     assert.equal(getPriority(), ownNice, 'the server keeps its own');
     if (ownGroup !== null) {
       assert.ok(existsSync(`/proc/${pid}/autogroup`));
-      // Set right after the spawn, or retried every 110 ms when another change came within 100 ms before.
-      let nice = autogroupNice(pid);
-      for (let i = 0; i < 50 && nice !== below(ownGroup); i++) nice = (await sleep(50), autogroupNice(pid));
-      assert.equal(nice, below(ownGroup));
+      assert.equal(await groupOf(pid, below(ownGroup)), below(ownGroup));
       assert.notEqual(readFileSync(`/proc/${pid}/autogroup`, 'utf8').split(' ')[0], readFileSync('/proc/self/autogroup', 'utf8').split(' ')[0], 'a group of its own');
       assert.equal(autogroupNice('self'), ownGroup, 'the server keeps its own');
     }
@@ -52,18 +60,8 @@ test('a successor loads at the lowest priority while the process it replaces ser
   writeFileSync(gate, '');
   // Processes spawned from here on wait for the gate before they say they are ready.
   process.env.GROW_JOB_GATE = gate;
-  const pool = createProcessPool({ module: GROW, maxProcesses: 2, heapMb: 576, youngMb: 24, memoryMb: 512, idleMs: 60_000, startMs: 60_000, nice: JOB_NICE });
-  const grow = async (mb: number) => {
-    const reply = await pool.run({ t: 'job', toolId: 'split-rows', opts: {}, lang: 'es', download: true, names: ['grow.csv'] }, [new TextEncoder().encode(String(mb))], { timeoutMs: 60_000, maxResultBytes: 1024 });
-    return Number(new TextDecoder().decode(reply.files[0]).split(' ')[0]);
-  };
-  /** Waits (a bounded number of looks) until `f` gives a value; the last look's answer either way. */
-  const eventually = async <T>(f: () => T | undefined): Promise<T | undefined> => {
-    let v = f();
-    for (let i = 0; i < 100 && v === undefined; i++) v = (await sleep(50), f());
-    return v;
-  };
-  const groupOf = (pid: number, nice: number) => eventually(() => (autogroupNice(pid) === nice ? nice : undefined));
+  const { pool, grow: growJob, pidOf } = growPool({ idleMs: 60_000, startMs: 60_000, nice: JOB_NICE });
+  const grow = async (mb: number) => Number(await pidOf(growJob(mb)));
   // Of this process's children, the pool's (tsx has one of its own).
   const cmdline = (pid: number) => {
     try {

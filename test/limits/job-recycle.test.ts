@@ -8,24 +8,12 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { parseConfig } from '../../tools/core/config.ts';
 import { createJobRunner, JOB_RECLAIM_AFTER_MS, RECLAIM_AFTER_MS } from '../../tools/core/jobs.ts';
-import { COLLECTIONS_BEFORE_REPLACE, createProcessPool, RECYCLE_AFTER_RUNS } from '../../tools/core/process-pool.ts';
+import { COLLECTIONS_BEFORE_REPLACE, RECYCLE_AFTER_RUNS } from '../../tools/core/process-pool.ts';
+import { growPool } from '../helpers/grow-pool.ts';
 
 const GROW = new URL('../helpers/grow-job.ts', import.meta.url);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/**
- * A pool of at most two processes of the grow job: `grow(mb)` runs one job (as `toolId`), `pidOf` tells which
- * process ran it, `preparedBy` which tools that process prepared.
- */
-function growPool() {
-  const pool = createProcessPool({ module: GROW, maxProcesses: 2, heapMb: 576, youngMb: 24, memoryMb: 512, idleMs: 30_000, startMs: 30_000 });
-  const grow = (mb: number, toolId = 'split-rows') =>
-    pool.run({ t: 'job', toolId, opts: {}, lang: 'es', download: true, names: ['grow.csv'] }, [new TextEncoder().encode(String(mb))], { timeoutMs: 60_000, maxResultBytes: 1024 });
-  const answer = async (reply: ReturnType<typeof grow>) => new TextDecoder().decode((await reply).files[0]).split(' ');
-  const pidOf = async (reply: ReturnType<typeof grow>) => (await answer(reply))[0];
-  const preparedBy = async (reply: ReturnType<typeof grow>) => (await answer(reply))[2].split(',').filter(Boolean).sort();
-  return { pool, grow, pidOf, preparedBy };
-}
 
 test('job processes: one that has collected COLLECTIONS_BEFORE_REPLACE times after large jobs is replaced at the next, and small jobs never make it collect', async () => {
   // Collected past max(64 MB, JOB_MEMORY_MB / 8) = 64 MB; stopped past 512 MB.

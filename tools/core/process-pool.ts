@@ -274,7 +274,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
   // each is consumed before the next, so every process can share it.
   const scratch = new Uint8Array(64 * 1024);
 
-  function start(spare = false, tools: string[] = []): JobProcess {
+  function start(spare = false, tools: Iterable<string> = []): JobProcess {
     let markExited!: () => void;
     const exited = new Promise<void>((resolve) => (markExited = resolve));
     const p: JobProcess = { state: 'starting', child: null, channel: null, ready: false, readyRss: 0, peakRss: 0, resident: null, runs: 0, collections: 0, successor: null, spare, tools: new Set(tools), placed: null, pending: null, idleTimer: undefined, exited, markExited, reader: null as unknown as FrameReader };
@@ -398,7 +398,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
    */
   function replace(p: JobProcess): void {
     if (p.successor || procs.size >= o.maxProcesses) return retire(p);
-    p.successor = start(true, [...p.tools]);
+    p.successor = start(true, p.tools);
     release(p);
   }
 
@@ -479,10 +479,10 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
    * After a process has gone: a new one when none is left or a run waits for one, within the bound. One that
    * no run waits for loads as a spare, and prepares the tools of the one that went (`tools`).
    */
-  function replenish(tools = new Set<string>()): void {
+  function replenish(tools: Iterable<string> = []): void {
     if (closed || !(procs.size === 0 || waiters.length > 0) || procs.size >= o.maxProcesses) return;
     if (waiters.length > 0) start();
-    else start(true, [...tools]);
+    else start(true, tools);
   }
 
   /** Stops a process now; its job, if any, is answered with `reason`. */
