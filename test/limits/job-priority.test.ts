@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseConfig } from '../../tools/core/config.ts';
 import { createJobRunner, JOB_NICE } from '../../tools/core/jobs.ts';
-import { COLLECTIONS_BEFORE_REPLACE } from '../../tools/core/process-pool.ts';
 import { autogroupNice } from '../../tools/core/priority.ts';
 import { childPids } from '../helpers/child-pids.ts';
 import { growPool } from '../helpers/grow-pool.ts';
@@ -60,7 +59,7 @@ test('a successor loads at the lowest priority while the process it replaces ser
   writeFileSync(gate, '');
   // Processes spawned from here on wait for the gate before they say they are ready.
   process.env.GROW_JOB_GATE = gate;
-  const { pool, grow: growJob, pidOf } = growPool({ idleMs: 60_000, startMs: 60_000, nice: JOB_NICE });
+  const { pool, grow: growJob, pidOf, collections } = growPool({ idleMs: 60_000, startMs: 60_000, nice: JOB_NICE });
   const grow = async (mb: number) => Number(await pidOf(growJob(mb)));
   // Of this process's children, the pool's (tsx has one of its own).
   const cmdline = (pid: number) => {
@@ -73,7 +72,7 @@ test('a successor loads at the lowest priority while the process it replaces ser
   const jobPids = () => childPids(process.pid).filter((q) => cmdline(q).includes('job-process'));
   /** Runs large jobs on `pid` until its replacement starts (its collections before that were all asked). */
   const untilReplaced = async (pid: number) => {
-    for (let i = 0; i <= COLLECTIONS_BEFORE_REPLACE && pool.size < 2; i++) assert.equal(await grow(128), pid);
+    for (let i = 0; i <= collections && pool.size < 2; i++) assert.equal(await grow(128), pid);
     assert.equal(pool.size, 2, 'a successor is loading');
     return (await eventually(() => jobPids().find((q) => q !== pid)))!;
   };

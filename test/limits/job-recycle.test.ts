@@ -53,10 +53,10 @@ test('job processes: a run that comes while the only process collects after a la
 });
 
 test('job processes: one due for replacement serves the runs that come while its successor loads, then gives way to it', async () => {
-  const { pool, grow, pidOf } = growPool();
+  const { pool, grow, pidOf, collections } = growPool();
   try {
     const first = await pidOf(grow(128));
-    for (let i = 0; i < COLLECTIONS_BEFORE_REPLACE; i++) assert.equal(await pidOf(grow(128)), first);
+    for (let i = 0; i < collections; i++) assert.equal(await pidOf(grow(128)), first);
     // Due for replacement after that last run: its successor is loading, and this run does not wait for it.
     const during = grow(1);
     assert.equal(pool.size, 2, 'the successor is starting');
@@ -73,18 +73,18 @@ test('job processes: one due for replacement serves the runs that come while its
 });
 
 test('job processes: a successor prepares the tools the process it replaces ran (what their first runs would load), and passes them on', async () => {
-  const { pool, grow, pidOf, preparedBy } = growPool();
+  const { pool, grow, pidOf, preparedBy, collections } = growPool();
   try {
     const first = await grow(1, 'excel-to-pdf');
     assert.deepEqual(await preparedBy(Promise.resolve(first)), [], 'the first process prepares nothing');
     const firstPid = await pidOf(Promise.resolve(first));
-    for (let i = 0; i <= COLLECTIONS_BEFORE_REPLACE; i++) assert.equal(await pidOf(grow(128)), firstPid);
+    for (let i = 0; i <= collections; i++) assert.equal(await pidOf(grow(128)), firstPid);
     let reply = grow(1);
     while ((await pidOf(reply)) === firstPid) reply = grow(1);
     assert.deepEqual(await preparedBy(reply), ['excel-to-pdf', 'split-rows'], 'its successor prepared both tools it ran');
     // The successor's own successor prepares those too (they are loaded in it), and what it ran since.
     const second = await pidOf(reply);
-    for (let i = 0; i <= COLLECTIONS_BEFORE_REPLACE; i++) assert.equal(await pidOf(grow(128, 'merge-stack')), second);
+    for (let i = 0; i <= collections; i++) assert.equal(await pidOf(grow(128, 'merge-stack')), second);
     reply = grow(1);
     while ((await pidOf(reply)) === second) reply = grow(1);
     assert.deepEqual(await preparedBy(reply), ['excel-to-pdf', 'merge-stack', 'split-rows']);

@@ -40,6 +40,8 @@ export interface PoolOptions {
   idleMs: number;
   /** Most a process may take to load before the job waiting for it is given up. */
   startMs: number;
+  /** Full collections asked of a process before it is replaced instead; COLLECTIONS_BEFORE_REPLACE unset. */
+  collectionsBeforeReplace?: number;
 }
 
 /** Why a run ended without a reply. */
@@ -120,13 +122,13 @@ const COLLECT_OVER_MB = 64;
 export const RECYCLE_AFTER_RUNS = 200;
 /**
  * Full collections a process is asked for (after a large job, or in a quiet spell) before it is replaced
- * instead. A full collection with no run in progress lets the last run's objects die, and V8 throws away the
- * code it optimized against them; after six such rounds in one process the code it made again stayed slow for
- * the process's life (xml-to-excel's 33.6 MB XML: 1.0-1.9 s a run, then 2.4-3.7 s from the seventh, with a
- * full collection between runs; never without). Which V8 limit that is was not found (more polymorphic maps,
- * no bytecode flushing, no Maglev: the same); three leaves a margin.
+ * instead: a guard against code that V8 stops optimizing once collections have dropped what it learnt of its
+ * objects too often, as saxes's parser did after six (xml-to-excel: 1.0-1.9 s a run, then 2.4-3.7 s;
+ * xml/read.ts now keeps the last parser). Every tool of the bench, in turn in one process with a collection
+ * after each large run, kept its times through 100 collections. At three (while that cause was unknown) a
+ * process was replaced every fourth large run, and the next run waited for its successor or ran beside it.
  */
-export const COLLECTIONS_BEFORE_REPLACE = 3;
+export const COLLECTIONS_BEFORE_REPLACE = 20;
 /** Memory an idle process may keep through a quiet spell without collecting (nothing to give back). */
 const IDLE_COLLECT_OVER_MB = 16;
 /** Time an ended process gets to exit on its own before it is killed. */
@@ -270,6 +272,7 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
   const waiters: Array<{ take(p: JobProcess): void; fail(err: PoolFailure): void }> = [];
   let closed = false;
   let watch: NodeJS.Timeout | undefined;
+  const collectionsBeforeReplace = o.collectionsBeforeReplace ?? COLLECTIONS_BEFORE_REPLACE;
   // Where frame heads are read (a file's bytes go into its own buffer): reads are handled one at a time, and
   // each is consumed before the next, so every process can share it.
   const scratch = new Uint8Array(64 * 1024);
@@ -382,9 +385,9 @@ export function createProcessPool(o: PoolOptions): ProcessPool {
     return rss === null ? Infinity : rss - p.readyRss;
   }
 
-  /** Has a process collect its garbage, or replaces it once it has done so COLLECTIONS_BEFORE_REPLACE times. */
+  /** Has a process collect its garbage, or replaces it once it has done so collectionsBeforeReplace times. */
   function collect(p: JobProcess): void {
-    if (p.collections >= COLLECTIONS_BEFORE_REPLACE) return replace(p);
+    if (p.collections >= collectionsBeforeReplace) return replace(p);
     p.collections++;
     p.state = 'collecting';
     send(p, { t: 'reclaim' });
