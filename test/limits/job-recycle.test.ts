@@ -4,6 +4,9 @@
 // room, a process due for replacement serves on until its successor is ready.
 import { test } from 'node:test';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { parseConfig } from '../../tools/core/config.ts';
@@ -36,6 +39,8 @@ test('job processes: one that has collected COLLECTIONS_BEFORE_REPLACE times aft
 
 test('job processes: a run that comes while the only process collects after a large job waits for it; one that comes while it runs a job starts a second', async () => {
   const { pool, grow, pidOf } = growPool();
+  const dir = mkdtempSync(join(tmpdir(), 'job-recycle-'));
+  const release = join(dir, 'release');
   try {
     // 128 MB held is past max(64 MB, 512 MB / 8): the process collects once it has answered.
     const first = await pidOf(grow(128));
@@ -43,12 +48,16 @@ test('job processes: a run that comes while the only process collects after a la
     const during = grow(1);
     assert.equal(pool.size, 1, 'no second process for a run that can wait for the collection');
     assert.equal(await pidOf(during), first, 'the run went to the process that collected');
-    const busy = grow(1);
+    // Held until `beside` is answered, so that the second process, however long it takes to load, runs it.
+    const busy = grow(1, 'split-rows', release);
     const beside = grow(1);
     assert.equal(pool.size, 2, 'a second process for a run that comes while the first runs a job');
-    assert.notEqual(await pidOf(beside), await pidOf(busy));
+    const besidePid = await pidOf(beside);
+    writeFileSync(release, '');
+    assert.notEqual(besidePid, await pidOf(busy));
   } finally {
     await pool.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
