@@ -18,7 +18,7 @@ import { getTool } from '../tools/core/registry.ts';
 import { optionsSchema, parseOptions } from '../tools/core/schema.ts';
 import { procMemory, resetPeak } from '../tools/core/peak-memory.ts';
 import type { PhaseMarks } from '../tools/core/phases.ts';
-import { childPids } from '../test/helpers/child-pids.ts';
+import { jobPids } from '../test/helpers/child-pids.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -330,8 +330,8 @@ function nodeExchange(url: string, body: HttpBody): Promise<Exchange> {
 
 /** (c) One POST with download=true, timed from the first byte sent to the last byte received. */
 export async function runServiceHttp(service: HttpService, spec: ServiceSpec, body: HttpBody): Promise<HttpRun> {
-  // The server and its job processes (its only children).
-  const pids = [service.pid, ...childPids(service.pid)];
+  // The server and its job processes (not esbuild's service, which tsx starts as another child).
+  const pids = [service.pid, ...jobPids(service.pid)];
   const before = new Map(pids.map((pid) => [pid, resetPeak(pid) ? (procMemory(pid)?.rssMb ?? null) : null]));
   const since = epochNow();
   const url = `${service.url}/api/v1/tools/${spec.tool}/run?download=true`;
@@ -361,7 +361,7 @@ export async function runServiceHttp(service: HttpService, spec: ServiceSpec, bo
   // A process started during the request: counted from the least a loaded job process held before it, as a
   // process that has just loaded holds about that much (what the job's own process grew by comes from the probe).
   const loaded = Math.min(...pids.slice(1).map((pid) => before.get(pid) ?? Infinity));
-  for (const pid of childPids(service.pid)) {
+  for (const pid of jobPids(service.pid)) {
     if (before.has(pid) || !Number.isFinite(loaded)) continue;
     before.set(pid, loaded);
     pids.push(pid);

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
-import { childPids } from '../helpers/child-pids.ts';
+import { jobPids } from '../helpers/child-pids.ts';
 
 const MAIN = new URL('../../mcp/main.ts', import.meta.url).pathname;
 
@@ -94,8 +94,9 @@ test('process: killed outright once its job process runs, it leaves no folder of
   let started: number[] = [];
   try {
     await listening(output, exited);
-    // The first job process is started at once; once it exists, its connection has been made.
-    while ((started = childPids(child.pid!)).length === 0) await new Promise((r) => setTimeout(r, 20));
+    // The first job process is started at once; once it exists, its connection has been made. (Its first
+    // child is often esbuild's service, which tsx starts, while the job process is still to be made.)
+    while ((started = jobPids(child.pid!)).length === 0) await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(ours(), [], 'no folder left once the connection is made');
     child.kill('SIGKILL');
     await exited;

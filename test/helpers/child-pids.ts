@@ -16,3 +16,17 @@ export function childPids(parent: number): number[] {
   }
   return pids;
 }
+
+/**
+ * Of a process's children, its job processes. Not every child is one: tsx starts esbuild's service as a child
+ * of whatever runs through it, before any job process and while the first ones load.
+ */
+export function jobPids(parent: number): number[] {
+  return childPids(parent).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('job-process');
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+}

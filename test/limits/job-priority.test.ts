@@ -10,15 +10,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseConfig } from '../../tools/core/config.ts';
 import { createJobRunner, JOB_NICE } from '../../tools/core/jobs.ts';
 import { autogroupNice } from '../../tools/core/priority.ts';
-import { childPids } from '../helpers/child-pids.ts';
+import { jobPids } from '../helpers/child-pids.ts';
 import { growPool } from '../helpers/grow-pool.ts';
 
 const GROW = new URL('../helpers/grow-job.ts', import.meta.url);
 
-/** Waits (a bounded number of looks) until `f` gives a value; the last look's answer either way. */
-async function eventually<T>(f: () => T | undefined): Promise<T | undefined> {
+/**
+ * Waits until `f` gives a value, however long that takes (the runner's timeout is the bound): a spare loads at
+ * the lowest priority, and on a busy machine it may get no CPU for seconds.
+ */
+async function eventually<T>(f: () => T | undefined): Promise<T> {
   let v = f();
-  for (let i = 0; i < 50 && v === undefined; i++) v = (await sleep(50), f());
+  while (v === undefined) v = (await sleep(50), f());
   return v;
 }
 
@@ -61,20 +64,11 @@ test('a successor loads at the lowest priority while the process it replaces ser
   process.env.GROW_JOB_GATE = gate;
   const { pool, grow: growJob, pidOf, collections } = growPool({ idleMs: 60_000, startMs: 60_000, nice: JOB_NICE });
   const grow = async (mb: number) => Number(await pidOf(growJob(mb)));
-  // Of this process's children, the pool's (tsx has one of its own).
-  const cmdline = (pid: number) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
-    } catch {
-      return ''; // gone meanwhile
-    }
-  };
-  const jobPids = () => childPids(process.pid).filter((q) => cmdline(q).includes('job-process'));
   /** Runs large jobs on `pid` until its replacement starts (its collections before that were all asked). */
   const untilReplaced = async (pid: number) => {
     for (let i = 0; i <= collections && pool.size < 2; i++) assert.equal(await grow(128), pid);
     assert.equal(pool.size, 2, 'a successor is loading');
-    return (await eventually(() => jobPids().find((q) => q !== pid)))!;
+    return (await eventually(() => jobPids(process.pid).find((q) => q !== pid)))!;
   };
   try {
     const first = await grow(128);
