@@ -1,9 +1,9 @@
 // A job module for tests of how job processes are collected and replaced: a file named `grow.csv` holding a
 // number N makes the process hold N MB more for a second (long enough for the server's memory sampler to see
 // it), and, where a path follows the number, until that file exists; then it answers with the process's pid.
-// Any other file runs as the service runs it. With GROW_JOB_GATE
-// set to a path, a process does not finish loading (and so is not ready) until that file exists. The answer
-// ends with the tools the process was asked to prepare (worker.ts `prepare`), comma-separated.
+// Any other file runs as the service runs it. With GROW_JOB_GATE set to a path, a process does not finish
+// loading (and so is not ready) until that file exists. The answer ends with the tools the process was asked
+// to prepare (worker.ts `prepare`), comma-separated.
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job, JobReply } from '../../tools/core/jobs.ts';
