@@ -22,11 +22,13 @@ export interface HttpResult {
   firstUseGrowthMb: number | null;
   /** Each run's phases, and their medians. */
   phases: Phases[];
+  /** Each run's time less its run in the job process: the path around it. */
+  aroundMs: number[];
   phaseMedians: Phases | null;
   error?: string;
 }
 
-export const emptyHttp = (): HttpResult => ({ runsMs: [], medianMs: null, serverPeakMb: null, serverGrowthMb: null, jobGrowthMb: null, runGrowthMb: null, firstUseGrowthMb: null, phases: [], phaseMedians: null });
+export const emptyHttp = (): HttpResult => ({ runsMs: [], medianMs: null, serverPeakMb: null, serverGrowthMb: null, jobGrowthMb: null, runGrowthMb: null, firstUseGrowthMb: null, phases: [], aroundMs: [], phaseMedians: null });
 
 export function summarizeHttp(h: HttpResult): void {
   h.medianMs = median(h.runsMs);
@@ -165,7 +167,10 @@ export function phaseTable(results: TaskResult[]): string {
       const p = s.http[d].phaseMedians;
       if (!p) continue;
       const http = s.http[d].medianMs;
-      rows.push([r.task, d, ms(s.inProcess.medianMs), ...PHASES.map((x) => ms(p[x])), ms(http), http === null ? '—' : ms(http - p.run)]);
+      const around = s.http[d].aroundMs.length ? median(s.http[d].aroundMs) : null;
+      const inMs = s.inProcess.medianMs;
+      const verdict = around === null || !inMs ? '' : around <= 0.3 * inMs + 50 ? ' ok' : ' over';
+      rows.push([r.task, d, ms(inMs), ...PHASES.map((x) => ms(p[x])), ms(http), around === null ? '—' : ms(around) + verdict]);
     }
   }
   return layout(head, rows, [0, 1]);

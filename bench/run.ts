@@ -175,7 +175,10 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
       const r = await runServiceHttp(http, spec, body);
       if (!r.ok) return void (h.error = r.code);
       h.runsMs.push(r.ms);
-      if (r.phases) h.phases.push(r.phases);
+      if (r.phases) {
+        h.phases.push(r.phases);
+        h.aroundMs.push(r.ms - r.phases.run);
+      }
       const max = (a: number | null, b: number | null) => (b === null ? a : Math.max(a ?? 0, b));
       h.serverPeakMb = max(h.serverPeakMb, r.serverPeakMb);
       // A process that replaced another (after its collections, or a quiet spell) loads the tool's code on its
@@ -323,7 +326,8 @@ log('\nratio = service median ÷ fastest peer doing the same job (in-process, an
 log('HTTP ÷ in = the slower door over the in-process median; "ok" when within 1.3 × in-process + 50 ms (issue 19). HTTP growth = the server\'s peak RSS over its RSS before the request, + what the job process that ran the job gained from the job\'s arrival to its result, in the same request (the most of any run; a process starting or collecting beside it is logged apart). The server has run each tool once before the tasks; a run that was still its job process\'s first of the tool (a process that replaced another) loads the tool\'s code, as a fresh process does: it is left out of HTTP growth and shown beside it as "first use".');
 log('RSS: service = peak of a fresh process per run (Node runtime included) / fastest peer\'s peak (GNU time); growth = service peak minus its loaded runtime, compared with 4 × (input + output).');
 log('\nWhere the time goes over HTTP (medians, ms): receive = first byte sent to last body byte read; decode = to the job being handed off (JSON: parse and base64);');
-log('hand-off = to the job process having it; run = in the job process; hand-back = to this process having the result; write = to the client\'s last byte.\n');
+log('hand-off = to the job process having it; run = in the job process; hand-back = to this process having the result; write = to the client\'s last byte.');
+log('around the run = each request\'s time less its run (median); "ok" when within 0.3 × in-process + 50 ms, the part of issue 19\'s bound left to the path when the run takes as long in the job process as in-process.\n');
 log(phaseTable(results));
 if (load && 'service' in load) {
   const l = load;
