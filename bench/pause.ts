@@ -2,19 +2,17 @@
 // probe takes convert-csv through the JSON door (the 12 MB CSV of the bench) PAUSE_ROUND_RUNS (6) times
 // 1.5 s apart, pauses PAUSE_S (20) seconds, takes as many again, and does that twice; each round prints the
 // median of each phase and of each request's time less its run. PAUSE_S=0 is the control. PAUSE_SPIN=1 keeps
-// both cores busy at nice 19 during the pause (are the cores' idle states the cause?); PAUSE_SERVER_FLAGS adds
-// node or V8 flags to the server (`--no-memory-reducer`).
+// both cores busy at nice 19 during the pause, to tell the cores' idle states from the rest; PAUSE_SERVER_FLAGS
+// adds node or V8 flags to the server (`--no-memory-reducer`).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseConfig, toolLimitsOf } from '../tools/core/config.ts';
 import { mediumRows, TITLES, toCsv } from './inputs.ts';
 import { median } from './measure.ts';
-import { httpBody, runServiceHttp, startChild, type ServiceSpec } from './service.ts';
+import { httpBody, runServiceHttp, startService, type HttpBody, type HttpService, type ServiceSpec } from './service.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const num = (name: string, fallback: number) => {
   const n = Number(process.env[name] ?? fallback);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number of 0 or more`);
@@ -28,23 +26,9 @@ const GAP_MS = 1500;
 const KEYS = ['decode', 'hand-off', 'run', 'hand-back'] as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const work = mkdtempSync(join(tmpdir(), 'bench-pause-'));
-const csv = join(work, 'medio.csv');
-const csvBytes = toCsv(TITLES, mediumRows(100_000));
-writeFileSync(csv, csvBytes);
 const spec: ServiceSpec = { tool: 'convert-csv', options: { encoding: 'windows-1252' }, limits: toolLimitsOf(parseConfig(process.env)) };
-const body = httpBody('json', spec, [{ path: csv, bytes: csvBytes }], 'file', join(work, 'body'));
-const dataDir = join(work, 'data');
-mkdirSync(dataDir);
-const phasesFile = join(dataDir, 'phases.jsonl');
-const server = await startChild(
-  [...FLAGS, '--import', 'tsx', '--import', join(ROOT, 'bench', 'phase-probe.ts'), join(ROOT, 'mcp', 'main.ts')],
-  { ANON_RUNS_PER_HOUR: '1000000000', DATA_DIR: dataDir, BENCH_PHASES_FILE: phasesFile, MAX_INPUT_MB: '60' },
-  '/health',
-);
-const http = { ...server, phasesFile };
 
-async function round(label: string): Promise<void> {
+async function round(http: HttpService, body: HttpBody, label: string): Promise<void> {
   const seen: Record<string, number[]> = Object.fromEntries([...KEYS, 'around the run'].map((k) => [k, []]));
   for (let i = 0; i < RUNS; i++) {
     await sleep(GAP_MS);
@@ -56,20 +40,27 @@ async function round(label: string): Promise<void> {
   console.log(`${label.padEnd(16)}${Object.entries(seen).map(([k, v]) => `  ${k} ${Math.round(median(v)!)} ms`).join('')}`);
 }
 
+const work = mkdtempSync(join(tmpdir(), 'bench-pause-'));
+let http: HttpService | undefined;
 try {
+  const csv = join(work, 'medio.csv');
+  const csvBytes = toCsv(TITLES, mediumRows(100_000));
+  writeFileSync(csv, csvBytes);
+  const body = httpBody('json', spec, [{ path: csv, bytes: csvBytes }], 'file', join(work, 'body'));
+  http = await startService({ MAX_INPUT_MB: '60' }, undefined, { phases: true, nodeFlags: FLAGS });
   console.log(`convert-csv, JSON door, ${RUNS} requests ${GAP_MS / 1000} s apart a round; pause ${PAUSE_MS / 1000} s${SPIN ? ', both cores busy at nice 19 during it' : ''}${FLAGS.length ? `; server flags ${FLAGS.join(' ')}` : ''} (medians)`);
   await runServiceHttp(http, spec, body);
   for (let k = 0; k < 2; k++) {
-    await round('before the pause');
+    await round(http, body, 'before the pause');
     const spinners = SPIN ? [0, 1].map(() => spawn('nice', ['-n', '19', 'sh', '-c', 'while :; do :; done'], { stdio: 'ignore' })) : [];
     try {
       await sleep(PAUSE_MS);
     } finally {
       for (const s of spinners) s.kill('SIGKILL');
     }
-    await round('after it');
+    await round(http, body, 'after it');
   }
 } finally {
-  await server.close();
+  await http?.close();
   rmSync(work, { recursive: true, force: true });
 }

@@ -156,11 +156,11 @@ export async function startChild(args: string[], env: Record<string, string>, re
  * The real service (`npm start`'s entry, or another entry built on the same app) with a quota and input bound
  * that never limit the benchmark.
  */
-export async function startService(env: Record<string, string>, entry = join(ROOT, 'mcp', 'main.ts'), o: { phases?: boolean } = {}): Promise<HttpService> {
+export async function startService(env: Record<string, string>, entry = join(ROOT, 'mcp', 'main.ts'), o: { phases?: boolean; nodeFlags?: string[] } = {}): Promise<HttpService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
   const phasesFile = o.phases ? join(dataDir, 'phases.jsonl') : undefined;
   const probe = phasesFile ? ['--import', join(ROOT, 'bench', 'phase-probe.ts')] : [];
-  const service = await startChild(['--import', 'tsx', ...probe, entry], {
+  const service = await startChild([...(o.nodeFlags ?? []), '--import', 'tsx', ...probe, entry], {
     ANON_RUNS_PER_HOUR: '1000000000',
     DATA_DIR: dataDir,
     ...(phasesFile ? { BENCH_PHASES_FILE: phasesFile } : {}),
