@@ -22,23 +22,19 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JOB_RECLAIM_AFTER_MS, RECLAIM_AFTER_MS, WORKER_IDLE_MS } from '../tools/core/jobs.ts';
+import { envInt } from './measure.ts';
 
-const int = (name: string, fallback: number) => {
-  const n = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number`);
-  return n;
-};
-const DURATION_S = int('LOAD_DURATION_S', 60);
-const CONCURRENCY = int('LOAD_CONCURRENCY', 200);
-const MAX_JOBS = Math.max(1, int('LOAD_MAX_JOBS', availableParallelism()));
-const JOB_MEMORY_MB = int('LOAD_JOB_MEMORY_MB', 1024);
-const MAX_INPUT_MB = int('LOAD_MAX_INPUT_MB', 25);
-const LARGE_CLIENTS = Math.min(200, int('LOAD_LARGE_CLIENTS', 4 * MAX_JOBS));
-const LARGE_ROUNDS = int('LOAD_LARGE_ROUNDS', 2);
-const BASE_MB = int('LOAD_BASE_MB', 512);
+const DURATION_S = envInt('LOAD_DURATION_S', 60);
+const CONCURRENCY = envInt('LOAD_CONCURRENCY', 200);
+const MAX_JOBS = Math.max(1, envInt('LOAD_MAX_JOBS', availableParallelism()));
+const JOB_MEMORY_MB = envInt('LOAD_JOB_MEMORY_MB', 1024);
+const MAX_INPUT_MB = envInt('LOAD_MAX_INPUT_MB', 25);
+const LARGE_CLIENTS = Math.min(200, envInt('LOAD_LARGE_CLIENTS', 4 * MAX_JOBS));
+const LARGE_ROUNDS = envInt('LOAD_LARGE_ROUNDS', 2);
+const BASE_MB = envInt('LOAD_BASE_MB', 512);
 // The job processes' collection runs JOB_RECLAIM_AFTER_MS after the last run (the server's, RECLAIM_AFTER_MS),
 // and restarts the idle clock of the extra workers.
-const SETTLE_S = int('LOAD_SETTLE_S', Math.ceil((Math.max(RECLAIM_AFTER_MS, JOB_RECLAIM_AFTER_MS) + WORKER_IDLE_MS) / 1000) + 15);
+const SETTLE_S = envInt('LOAD_SETTLE_S', Math.ceil((Math.max(RECLAIM_AFTER_MS, JOB_RECLAIM_AFTER_MS) + WORKER_IDLE_MS) / 1000) + 15);
 const RSS_RETURN_MB = 64;
 const P99_LIMIT_MS = 2000;
 

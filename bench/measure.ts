@@ -7,6 +7,13 @@ const GNU_TIME = '/usr/bin/time';
 export const HAS_GNU_TIME = existsSync(GNU_TIME);
 export const MB = 1024 * 1024;
 
+/** A whole number of 0 or more from the environment variable `name`, else `fallback`. */
+export function envInt(name: string, fallback: number): number {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number`);
+  return n;
+}
+
 export function median(xs: number[]): number | null {
   if (xs.length === 0) return null;
   const s = [...xs].sort((a, b) => a - b);

@@ -10,16 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, toolLimitsOf } from '../tools/core/config.ts';
 import { mediumRows, TITLES, toCsv } from './inputs.ts';
-import { median } from './measure.ts';
+import { envInt, median } from './measure.ts';
 import { httpBody, runServiceHttp, startService, type HttpBody, type HttpService, type ServiceSpec } from './service.ts';
 
-const num = (name: string, fallback: number) => {
-  const n = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number of 0 or more`);
-  return n;
-};
-const PAUSE_MS = num('PAUSE_S', 20) * 1000;
-const RUNS = Math.max(1, Math.round(num('PAUSE_ROUND_RUNS', 6)));
+const PAUSE_MS = envInt('PAUSE_S', 20) * 1000;
+const RUNS = Math.max(1, envInt('PAUSE_ROUND_RUNS', 6));
 const SPIN = process.env.PAUSE_SPIN === '1';
 const FLAGS = (process.env.PAUSE_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 const GAP_MS = 1500;
