@@ -28,6 +28,9 @@ export interface HttpResult {
   error?: string;
 }
 
+/** Issue 19's bound on a run over HTTP: 1.3 × its in-process time plus 50 ms. */
+export const httpBoundMs = (inProcessMs: number) => 1.3 * inProcessMs + 50;
+
 export const emptyHttp = (): HttpResult => ({ runsMs: [], medianMs: null, serverPeakMb: null, serverGrowthMb: null, jobGrowthMb: null, runGrowthMb: null, firstUseGrowthMb: null, phases: [], aroundMs: [], phaseMedians: null });
 
 export function summarizeHttp(h: HttpResult): void {
@@ -123,7 +126,7 @@ export function table(results: TaskResult[], runs: number): string {
     const within = s.child.growthMb !== null && r.boundMb !== null ? (s.child.growthMb <= r.boundMb ? ' ok' : ' over') : '';
     const slower = slowerHttp(s);
     const inMs = s.inProcess.medianMs;
-    const overIn = slower !== null && inMs ? `${(slower / inMs).toFixed(2)}${slower <= 1.3 * inMs + 50 ? ' ok' : ' over'}` : '—';
+    const overIn = slower !== null && inMs ? `${(slower / inMs).toFixed(2)}${slower <= httpBoundMs(inMs) ? ' ok' : ' over'}` : '—';
     const growths = DOORS.map((d) => s.http[d].runGrowthMb).filter((g) => g !== null);
     const httpGrowth = growths.length ? Math.max(...growths) : null;
     const httpWithin = httpGrowth !== null && r.boundMb !== null ? (httpGrowth <= r.boundMb ? ' ok' : ' over') : '';
@@ -169,7 +172,8 @@ export function phaseTable(results: TaskResult[]): string {
       const http = s.http[d].medianMs;
       const around = s.http[d].aroundMs.length ? median(s.http[d].aroundMs) : null;
       const inMs = s.inProcess.medianMs;
-      const verdict = around === null || !inMs ? '' : around <= 0.3 * inMs + 50 ? ' ok' : ' over';
+      // What the bound leaves to the path when the run takes as long as in-process.
+      const verdict = around === null || !inMs ? '' : around <= httpBoundMs(inMs) - inMs ? ' ok' : ' over';
       rows.push([r.task, d, ms(inMs), ...PHASES.map((x) => ms(p[x])), ms(http), around === null ? '—' : ms(around) + verdict]);
     }
   }
