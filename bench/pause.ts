@@ -5,7 +5,7 @@
 // both cores busy at nice 19 during the pause, to tell the cores' idle states from the rest; PAUSE_SERVER_FLAGS
 // adds node or V8 flags to the server (`--no-memory-reducer`).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, toolLimitsOf } from '../tools/core/config.ts';
@@ -38,10 +38,8 @@ async function round(http: HttpService, body: HttpBody, label: string): Promise<
 const work = mkdtempSync(join(tmpdir(), 'bench-pause-'));
 let http: HttpService | undefined;
 try {
-  const csv = join(work, 'medio.csv');
-  const csvBytes = toCsv(TITLES, mediumRows(100_000));
-  writeFileSync(csv, csvBytes);
-  const body = httpBody('json', spec, [{ path: csv, bytes: csvBytes }], 'file', join(work, 'body'));
+  // httpBody takes only the file's name from its path; the body it writes is what curl sends.
+  const body = httpBody('json', spec, [{ path: 'medio.csv', bytes: toCsv(TITLES, mediumRows(100_000)) }], 'file', join(work, 'body'));
   http = await startService({ MAX_INPUT_MB: '60' }, undefined, { phases: true, nodeFlags: FLAGS });
   console.log(`convert-csv, JSON door, ${RUNS} requests ${GAP_MS / 1000} s apart a round; pause ${PAUSE_MS / 1000} s${SPIN ? ', both cores busy at nice 19 during it' : ''}${FLAGS.length ? `; server flags ${FLAGS.join(' ')}` : ''} (medians)`);
   await runServiceHttp(http, spec, body);
