@@ -4,4 +4,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// `serve` restarts with the server's V8 flags (mcp/relaunch.ts) before the command's own modules load.
+if (process.argv[2] === 'serve') await import('../mcp/relaunch.ts');
 await import('./main.ts');

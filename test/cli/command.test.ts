@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readXlsx } from '../helpers/read-xlsx.ts';
 import { BIN, personEnv, runCli } from './cli.ts';
+import { SERVER_V8_FLAGS } from '../../mcp/v8-flags.ts';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
 
@@ -121,6 +122,12 @@ test('cli: `serve` starts the service (page, API, health) and stops on SIGTERM',
       child.on('exit', () => reject(new Error(`serve exited: ${out}`)));
     });
     assert.equal((await fetch(`${url}/health`)).status, 200);
+    // The process restarted itself with the server's V8 flags, before the service loaded (mcp/relaunch.ts).
+    if (process.platform === 'linux') {
+      const line = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+      for (const flag of SERVER_V8_FLAGS) assert.ok(line.includes(flag), `${flag} in ${line.join(' ')}`);
+      assert.deepEqual(line.slice(-5, -1), [BIN, 'serve', '--port', '0']);
+    }
     const page = await fetch(`${url}/`);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /playground\.js/);

@@ -1,20 +1,21 @@
-// The real entry point, as `npm start` runs it: start-up, a bad variable, DNS-rebinding check, SIGTERM, and
-// SIGKILL leaving no folder behind.
+// The real entry point, as `npm start` runs it: start-up, a bad variable, DNS-rebinding check, SIGTERM,
+// SIGKILL leaving no folder behind, and the V8 flags it restarts itself with.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { jobPids } from '../helpers/child-pids.ts';
+import { missingFlags, SERVER_V8_FLAGS } from '../../mcp/v8-flags.ts';
 
 const MAIN = new URL('../../mcp/main.ts', import.meta.url).pathname;
 
 /** The entry point with a DATA_DIR of its own, removed once the process has exited. */
-function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function start(env: Record<string, string>, nodeFlags: string[] = []): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const dataDir = mkdtempSync(join(tmpdir(), 'st-main-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', MAIN], {
     env: { ...process.env, DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -112,5 +113,39 @@ test('process: killed outright once its job process runs, it leaves no folder of
       }
     }
     rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+/** The command line a process runs with now (Linux). */
+const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+
+test('process: the server V8 flags a command line lacks are the ones added; one given in any spelling, with any value, stays', () => {
+  assert.deepEqual(SERVER_V8_FLAGS, ['--no-memory-reducer', '--initial-old-space-size=128']);
+  assert.deepEqual(missingFlags(['--import', 'tsx']), SERVER_V8_FLAGS);
+  assert.deepEqual(missingFlags(['--import', 'tsx', ...SERVER_V8_FLAGS]), []);
+  assert.deepEqual(missingFlags(['--initial_old_space_size=300']), ['--no-memory-reducer']);
+  assert.deepEqual(missingFlags(['--memory-reducer', '--inspect']), ['--initial-old-space-size=128']);
+});
+
+test('process: started without its V8 flags, the server restarts itself with them in the same process; a flag given on the command line is kept', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  for (const [given, expected] of [
+    [[], SERVER_V8_FLAGS],
+    [['--initial-old-space-size=200'], ['--no-memory-reducer', '--initial-old-space-size=200']],
+  ] as const) {
+    const { child, output, exited } = start({ PORT: '0' }, [...given]);
+    try {
+      const base = await listening(output, exited);
+      // The pid the test started now runs with the flags, and serves.
+      const line = commandLine(child.pid!);
+      for (const flag of expected) assert.ok(line.includes(flag), `${flag} in ${line.join(' ')}`);
+      assert.equal(line.filter((a) => a.startsWith('--initial-old-space-size')).length, 1, line.join(' '));
+      assert.ok(line.at(-1) === MAIN, 'the same entry and arguments');
+      assert.equal((await fetch(`${base}/health`)).status, 200);
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+      assert.equal(output().match(/listening on/g)?.length, 1, output());
+    } finally {
+      child.kill('SIGKILL');
+    }
   }
 });
