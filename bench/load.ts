@@ -13,8 +13,9 @@
 //    MAX_JOBS × JOB_MEMORY_MB + the fixed base (start RSS + LOAD_BASE_MB, 512).
 // 3. Shutdown: MAX_JOBS runs of a few seconds in flight, then SIGTERM: new connections are refused, the runs
 //    in flight finish with 200, the process exits 0.
-// Prints a table and writes bench/out/load.json. Not a test: it takes minutes and its figures depend on the
-// machine; the load generator (fetch in this process) shares the machine with the server.
+// LOAD_SERVER_FLAGS adds node or V8 flags to the server. Prints a table and writes bench/out/load.json. Not a
+// test: it takes minutes and its figures depend on the machine; the load generator (fetch in this process)
+// shares the machine with the server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
@@ -36,6 +37,8 @@ const BASE_MB = envInt('LOAD_BASE_MB', 512);
 // and restarts the idle clock of the extra workers.
 const SETTLE_S = envInt('LOAD_SETTLE_S', Math.ceil((Math.max(RECLAIM_AFTER_MS, JOB_RECLAIM_AFTER_MS) + WORKER_IDLE_MS) / 1000) + 15);
 const RSS_RETURN_MB = 64;
+// Node or V8 flags for the server; one of its own V8 flags given here replaces it (mcp/v8-flags.ts).
+const SERVER_FLAGS = (process.env.LOAD_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 const P99_LIMIT_MS = 2000;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -64,7 +67,7 @@ async function startService(): Promise<Service> {
     SHUTDOWN_TIMEOUT_S: '120',
     DATA_DIR: dataDir,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'mcp/main.ts')], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_FLAGS, '--import', 'tsx', join(ROOT, 'mcp/main.ts')], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

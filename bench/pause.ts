@@ -3,7 +3,8 @@
 // 1.5 s apart, pauses PAUSE_S (20) seconds, takes as many again, and does that twice; each round prints the
 // median of each phase and of each request's time less its run. PAUSE_S=0 is the control. PAUSE_SPIN=1 keeps
 // both cores busy at nice 19 during the pause, to tell the cores' idle states from the rest; PAUSE_SERVER_FLAGS
-// adds node or V8 flags to the server (`--no-memory-reducer`).
+// adds node or V8 flags to the server, and one of its own V8 flags given there replaces it (mcp/v8-flags.ts):
+// `--initial-old-space-size=0` is the server as it ran before it had them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
