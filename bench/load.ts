@@ -23,7 +23,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JOB_RECLAIM_AFTER_MS, RECLAIM_AFTER_MS, WORKER_IDLE_MS } from '../tools/core/jobs.ts';
-import { envInt } from './measure.ts';
+import { envFlags, envInt } from './measure.ts';
 
 const DURATION_S = envInt('LOAD_DURATION_S', 60);
 const CONCURRENCY = envInt('LOAD_CONCURRENCY', 200);
@@ -38,7 +38,7 @@ const BASE_MB = envInt('LOAD_BASE_MB', 512);
 const SETTLE_S = envInt('LOAD_SETTLE_S', Math.ceil((Math.max(RECLAIM_AFTER_MS, JOB_RECLAIM_AFTER_MS) + WORKER_IDLE_MS) / 1000) + 15);
 const RSS_RETURN_MB = 64;
 // Node or V8 flags for the server; one of its own V8 flags given here replaces it (mcp/v8-flags.ts).
-const SERVER_FLAGS = (process.env.LOAD_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+const SERVER_FLAGS = envFlags('LOAD_SERVER_FLAGS');
 const P99_LIMIT_MS = 2000;
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

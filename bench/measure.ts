@@ -14,6 +14,11 @@ export function envInt(name: string, fallback: number): number {
   return n;
 }
 
+/** Node or V8 flags for a server from the environment variable `name`, separated by spaces. */
+export function envFlags(name: string): string[] {
+  return (process.env[name] ?? '').split(' ').filter(Boolean);
+}
+
 export function median(xs: number[]): number | null {
   if (xs.length === 0) return null;
   const s = [...xs].sort((a, b) => a - b);

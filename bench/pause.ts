@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, toolLimitsOf } from '../tools/core/config.ts';
 import { mediumRows, TITLES, toCsv } from './inputs.ts';
-import { envInt, median } from './measure.ts';
+import { envFlags, envInt, median } from './measure.ts';
 import { httpBody, runServiceHttp, startService, type HttpBody, type HttpService, type ServiceSpec } from './service.ts';
 
 const PAUSE_MS = envInt('PAUSE_S', 20) * 1000;
 const RUNS = Math.max(1, envInt('PAUSE_ROUND_RUNS', 6));
 const SPIN = process.env.PAUSE_SPIN === '1';
-const FLAGS = (process.env.PAUSE_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+const FLAGS = envFlags('PAUSE_SERVER_FLAGS');
 const GAP_MS = 1500;
 const KEYS = ['decode', 'hand-off', 'run', 'hand-back'] as const;
 

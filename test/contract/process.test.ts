@@ -3,11 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
-import { jobPids } from '../helpers/child-pids.ts';
+import { commandLine, jobPids } from '../helpers/child-pids.ts';
 import { missingFlags, SERVER_V8_FLAGS } from '../../mcp/v8-flags.ts';
 
 const MAIN = new URL('../../mcp/main.ts', import.meta.url).pathname;
@@ -116,9 +116,6 @@ test('process: killed outright once its job process runs, it leaves no folder of
   }
 });
 
-/** The command line a process runs with now (Linux). */
-const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-
 test('process: the server V8 flags a command line lacks are the ones added; one given in either spelling, with any value, stays', () => {
   assert.deepEqual(SERVER_V8_FLAGS, ['--initial-old-space-size=128']);
   assert.deepEqual(missingFlags(['--import', 'tsx']), SERVER_V8_FLAGS);
@@ -138,7 +135,7 @@ test('process: started without its V8 flags, the server restarts itself with the
       // The pid the test started now runs with the flag, once, and serves.
       const line = commandLine(child.pid!);
       assert.deepEqual(line.filter((a) => a.startsWith('--initial-old-space-size')), [expected], line.join(' '));
-      assert.ok(line.at(-1) === MAIN, 'the same entry and arguments');
+      assert.equal(line.at(-1), MAIN, 'the same entry and arguments');
       assert.equal((await fetch(`${base}/health`)).status, 200);
       child.kill('SIGTERM');
       assert.equal(await exited, 0);

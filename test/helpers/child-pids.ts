@@ -1,5 +1,5 @@
 // The processes a process has started (Linux): a server's job processes, for the tests that watch them and
-// the bench that reads their memory. Read from every process's /proc/<pid>/stat (its parent is the field after
+// the bench that reads their memory; and the command line a process runs with. Read from every process's /proc/<pid>/stat (its parent is the field after
 // the state), which needs nothing of the kernel's configuration that /proc/<pid>/task/<tid>/children does.
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -17,6 +17,11 @@ export function childPids(parent: number): number[] {
   return pids;
 }
 
+/** The arguments process `pid` runs with now, its executable first (after an exec, the new ones). */
+export function commandLine(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+}
+
 /**
  * Of a process's children, its job processes. Not every child is one: tsx starts esbuild's service as a child
  * of whatever runs through it, before any job process and while the first ones load.
@@ -24,7 +29,7 @@ export function childPids(parent: number): number[] {
 export function jobPids(parent: number): number[] {
   return childPids(parent).filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('job-process');
+      return commandLine(pid).some((arg) => arg.includes('job-process'));
     } catch {
       return false; // gone meanwhile
     }
