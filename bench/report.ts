@@ -44,6 +44,34 @@ export function slowerHttp(s: ServiceResult): number | null {
   return ms.some((x) => x === null) ? null : Math.max(...(ms as number[]));
 }
 
+// Paired figures. This machine's speed changes by up to half within seconds (the host-speed line of the
+// report), so medians of runs taken at different moments can differ by that much for the same code. Within a
+// round, the service's in-process run and its HTTP runs go back to back, and its peers right after: each of
+// those runs is compared with the others of its own round, and the figure is the median over rounds. A series
+// stops at its first error, so its n-th run is always the n-th round's.
+
+/** Each round's slower door. */
+export function slowerPerRound(s: ServiceResult): number[] {
+  const n = Math.min(...DOORS.map((d) => s.http[d].runsMs.length));
+  return Array.from({ length: n }, (_, r) => Math.max(...DOORS.map((d) => s.http[d].runsMs[r])));
+}
+
+/** The median over rounds of f(a[r], b[r]), over the rounds both series have. */
+function perRound(a: number[], b: number[], f: (x: number, y: number) => number): number | null {
+  return median(Array.from({ length: Math.min(a.length, b.length) }, (_, r) => f(a[r], b[r])));
+}
+
+export const pairedRatio = (a: number[], b: number[]) => perRound(a, b, (x, y) => x / y);
+
+/** The slower door over the in-process run of the same round (median over rounds), and whether the median
+ * round kept within httpBoundMs of its own in-process run. */
+export function httpOverIn(s: ServiceResult): { ratio: number; within: boolean } | null {
+  const slower = slowerPerRound(s);
+  const ratio = pairedRatio(slower, s.inProcess.runsMs);
+  const margin = perRound(slower, s.inProcess.runsMs, (h, i) => h - httpBoundMs(i));
+  return ratio === null || margin === null ? null : { ratio, within: margin <= 0 };
+}
+
 export interface PeerResult {
   name: string;
   same: boolean;
@@ -85,6 +113,11 @@ export interface TaskResult {
   /** service in-process median ÷ fastest peer median, and the same with the HTTP median. */
   ratio: number | null;
   ratioHttp: number | null;
+  /** The same ratios run by run within each round (median over rounds): the figures the report shows. */
+  ratioPaired: number | null;
+  ratioHttpPaired: number | null;
+  /** The slower door over the in-process run, round by round (httpOverIn). */
+  httpOverIn: { ratio: number; within: boolean } | null;
   /** 4 × (input + output), the memory rule a run's peak is compared with. */
   boundMb: number | null;
 }
@@ -94,12 +127,20 @@ export function summarizePeer(p: Omit<PeerResult, 'medianMs'>): PeerResult {
 }
 
 /** The fastest same-job peer and the ratios against it. */
-export function compare(service: ServiceResult, peers: PeerResult[]): Pick<TaskResult, 'fastestPeer' | 'ratio' | 'ratioHttp'> {
+export function compare(service: ServiceResult, peers: PeerResult[]): Pick<TaskResult, 'fastestPeer' | 'ratio' | 'ratioHttp' | 'ratioPaired' | 'ratioHttpPaired' | 'httpOverIn'> {
+  const overIn = httpOverIn(service);
   const same = peers.filter((p) => p.same && p.medianMs !== null).sort((a, b) => a.medianMs! - b.medianMs!);
   const best = same[0];
-  if (!best) return { fastestPeer: null, ratio: null, ratioHttp: null };
+  if (!best) return { fastestPeer: null, ratio: null, ratioHttp: null, ratioPaired: null, ratioHttpPaired: null, httpOverIn: overIn };
   const ratio = (x: number | null) => (x === null ? null : x / best.medianMs!);
-  return { fastestPeer: { name: best.name, medianMs: best.medianMs!, peakRssMb: best.peakRssMb }, ratio: ratio(service.inProcess.medianMs), ratioHttp: ratio(slowerHttp(service)) };
+  return {
+    fastestPeer: { name: best.name, medianMs: best.medianMs!, peakRssMb: best.peakRssMb },
+    ratio: ratio(service.inProcess.medianMs),
+    ratioHttp: ratio(slowerHttp(service)),
+    ratioPaired: pairedRatio(service.inProcess.runsMs, best.runsMs),
+    ratioHttpPaired: pairedRatio(slowerPerRound(service), best.runsMs),
+    httpOverIn: overIn,
+  };
 }
 
 const ms = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
@@ -124,9 +165,7 @@ export function table(results: TaskResult[], runs: number): string {
     const svc = s.inProcess.error ?? (s.inProcess.medianMs === null && s.child.medianMs !== null ? `${ms(s.child.medianMs)} (proc)` : ms(s.inProcess.medianMs));
     const http = (d: Door) => s.http[d].error ?? ms(s.http[d].medianMs);
     const within = s.child.growthMb !== null && r.boundMb !== null ? (s.child.growthMb <= r.boundMb ? ' ok' : ' over') : '';
-    const slower = slowerHttp(s);
-    const inMs = s.inProcess.medianMs;
-    const overIn = slower !== null && inMs ? `${(slower / inMs).toFixed(2)}${slower <= httpBoundMs(inMs) ? ' ok' : ' over'}` : '—';
+    const overIn = r.httpOverIn ? `${r.httpOverIn.ratio.toFixed(2)}${r.httpOverIn.within ? ' ok' : ' over'}` : '—';
     const growths = DOORS.map((d) => s.http[d].runGrowthMb).filter((g) => g !== null);
     const httpGrowth = growths.length ? Math.max(...growths) : null;
     const httpWithin = httpGrowth !== null && r.boundMb !== null ? (httpGrowth <= r.boundMb ? ' ok' : ' over') : '';
@@ -141,8 +180,8 @@ export function table(results: TaskResult[], runs: number): string {
       overIn,
       r.fastestPeer?.name ?? '—',
       ms(r.fastestPeer?.medianMs),
-      ratio(r.ratio),
-      ratio(r.ratioHttp),
+      ratio(r.ratioPaired),
+      ratio(r.ratioHttpPaired),
       `${mb(s.child.peakRssMb)} / ${mb(r.fastestPeer?.peakRssMb)}`,
       mb(s.child.growthMb) + within,
       mb(httpGrowth) + httpWithin + firstUse,

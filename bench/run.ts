@@ -12,7 +12,8 @@
 // Environment: BENCH_ROWS (100000), BENCH_RUNS (3), BENCH_ONLY (substrings of task names, comma-separated;
 // `load` for the small-file load alone), BENCH_HUGE=1 (the 1,000,000-row tasks), BENCH_LOAD_S (10; 0 skips the load),
 // BENCH_LOAD_CONNECTIONS (20), BENCH_PEER_TIMEOUT_S (300), BENCH_HTTP_CLIENT (curl; `node` for node:http),
-// BENCH_MARKS=1 (every HTTP run's raw phase marks). To keep the default run near 15 minutes on 2
+// BENCH_MARKS=1 (every HTTP run's raw phase marks), BENCH_HOST_SPEED_S (10: how long the machine's own speed is
+// sampled before and after the tasks, bench/host-speed.ts; 0 skips it). To keep the default run near 15 minutes on 2
 // cores, a peer out of the race after the first round (not the same job, or over 1.5 × the fastest same-job
 // peer) and slower than 2 s runs only once: more runs would not change the comparison.
 // MAX_CELLS and PDF_MAX_ROWS apply to every service run as they do to the server.
@@ -22,6 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConfig, toolLimitsOf } from '../tools/core/config.ts';
 import { smallFileLoad, type LoadResult } from './http-load.ts';
+import { hostSpeed, hostSpeedText, type HostSpeed } from './host-speed.ts';
 import { writeInputs, type Inputs } from './inputs.ts';
 import { dirOutput, envInt, freshDir, HAS_GNU_TIME, MB, median, timeCommand } from './measure.ts';
 import { LIBREOFFICE_PROFILE, missing, peerVersions, q, type Peer } from './peers.ts';
@@ -36,6 +38,7 @@ const only = (name: string) => ONLY.split(',').some((o) => name.includes(o.trim(
 const HUGE = process.env.BENCH_HUGE === '1';
 const LOAD_S = envInt('BENCH_LOAD_S', 10);
 const LOAD_CONNECTIONS = envInt('BENCH_LOAD_CONNECTIONS', 20);
+const HOST_SPEED_S = envInt('BENCH_HOST_SPEED_S', 10);
 const PEER_TIMEOUT_MS = envInt('BENCH_PEER_TIMEOUT_S', 300) * 1000;
 const CHEAP_MS = 2_000;
 const PARTS = 5;
@@ -100,7 +103,7 @@ async function warmTools(tasks: Task[], inputs: Inputs, http: HttpService): Prom
 
 async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<TaskResult> {
   const inputList = task.inputs.map((name) => ({ name, bytes: inputs.size[name] }));
-  const base: TaskResult = { task: task.name, tool: task.tool, rows: task.rows, inputs: inputList, status: 'skipped', peers: [], fastestPeer: null, ratio: null, ratioHttp: null, boundMb: null };
+  const base: TaskResult = { task: task.name, tool: task.tool, rows: task.rows, inputs: inputList, status: 'skipped', peers: [], fastestPeer: null, ratio: null, ratioHttp: null, ratioPaired: null, ratioHttpPaired: null, httpOverIn: null, boundMb: null };
   if (!registered(task.tool)) {
     log(`\n${task.name}: skipped, ${task.tool} is not registered yet`);
     return { ...base, note: `${task.tool} not registered` };
@@ -127,28 +130,25 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
     return { peer, lacks, runsMs: [] as number[], rss: [] as number[], done: lacks.length > 0, error: undefined as string | undefined, outBytes: 0, outFiles: 0, lastDir: '' };
   });
 
-  const serviceSteps: Array<() => Promise<void>> = [];
-  if (!task.huge) {
-    serviceSteps.push(async () => {
-      if (svc.inProcess.error) return;
-      globalThis.gc?.();
-      const heap = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
-      const before = heap();
-      const r = await runService(spec, inFiles);
-      svc.inProcess.heapGrowthMb = Math.max(svc.inProcess.heapGrowthMb ?? 0, (heap() - before) / MB);
-      if (!r.ok) return void (svc.inProcess.error = r.code);
-      svc.inProcess.runsMs.push(r.ms);
-      svc.outBytes = r.outBytes;
-      svc.outFiles = r.outFiles;
-      if (task.pdf && r.result && svc.pages === undefined) {
-        const pdf = join(freshDir(join(dir, 'service')), r.result.files[0].name);
-        writeFileSync(pdf, r.result.files[0].bytes);
-        svc.pages = await pages(pdf);
-      }
-      log(`  service in-process  ${fmt(r.ms)}  → ${r.outFiles} file(s), ${(r.outBytes / MB).toFixed(1)} MB; heap + buffers after the run +${Math.round(svc.inProcess.heapGrowthMb)} MB`);
-    });
-  }
-  serviceSteps.push(async () => {
+  const inProcessStep = async () => {
+    if (task.huge || svc.inProcess.error) return;
+    globalThis.gc?.();
+    const heap = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+    const before = heap();
+    const r = await runService(spec, inFiles);
+    svc.inProcess.heapGrowthMb = Math.max(svc.inProcess.heapGrowthMb ?? 0, (heap() - before) / MB);
+    if (!r.ok) return void (svc.inProcess.error = r.code);
+    svc.inProcess.runsMs.push(r.ms);
+    svc.outBytes = r.outBytes;
+    svc.outFiles = r.outFiles;
+    if (task.pdf && r.result && svc.pages === undefined) {
+      const pdf = join(freshDir(join(dir, 'service')), r.result.files[0].name);
+      writeFileSync(pdf, r.result.files[0].bytes);
+      svc.pages = await pages(pdf);
+    }
+    log(`  service in-process  ${fmt(r.ms)}  → ${r.outFiles} file(s), ${(r.outBytes / MB).toFixed(1)} MB; heap + buffers after the run +${Math.round(svc.inProcess.heapGrowthMb)} MB`);
+  };
+  const childStep = async () => {
     if (svc.child.error) return;
     const r = await runServiceChild(spec, paths, PEER_TIMEOUT_MS, task.fields);
     if (!r.ok) return void (svc.child.error = r.code);
@@ -161,12 +161,14 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
       svc.outFiles = r.outFiles;
     }
     log(`  service fresh proc  ${fmt(r.ms)}  (process ${fmt(r.wallMs)}), peak RSS ${Math.round(r.maxRssMb)} MB (+${Math.round(r.maxRssMb - r.baseRssMb)} MB over the loaded runtime)`);
-  });
-  for (const door of DOORS) {
+  };
+  const doorSteps = DOORS.map((door) => {
     const body = httpBody(door, spec, files, task.field, dir, task.fields);
-    serviceSteps.push(async () => {
+    return async () => {
       const h = svc.http[door];
       if (h.error) return;
+      // The in-process run's result is garbage of this process, which reads the response: collected first.
+      globalThis.gc?.();
       const r = await runServiceHttp(http, spec, body);
       if (!r.ok) return void (h.error = r.code);
       h.runsMs.push(r.ms);
@@ -192,8 +194,17 @@ async function runTask(task: Task, inputs: Inputs, http: HttpService): Promise<T
       const growth = r.serverGrowthMb !== null ? `, growth server +${Math.round(r.serverGrowthMb)} MB, job +${Math.round(r.jobGrowthMb ?? 0)} MB${others}` : '';
       const pid = r.jobPid === null ? '' : `, job process ${r.jobPid}${first ? `'s first ${task.tool} run` : ''}`;
       log(`  service HTTP ${door.padEnd(9)} ${fmt(r.ms)}  → ${(r.outBytes / MB).toFixed(1)} MB${growth}${pid}${phases}`);
-    });
-  }
+    };
+  });
+  // A round's in-process run and its HTTP runs go back to back, the first peer right after them: they are
+  // compared round by round (report.ts, paired figures).
+  const serviceSteps = [
+    async () => {
+      await inProcessStep();
+      for (const step of doorSteps) await step();
+    },
+    childStep,
+  ];
   const peerSteps = peerState.map((st) => async () => {
     if (st.done) return;
     const pdir = join(dir, slug(st.peer.name));
@@ -291,9 +302,12 @@ const serverEnv = { MAX_INPUT_MB: String(maxInputMb), MAX_RESULT_MB: '2048', MAX
 const http = await startService(serverEnv, undefined, { phases: true });
 const results: TaskResult[] = [];
 let load: LoadResult | { skipped: string } | null = null;
+const host: { before?: HostSpeed; after?: HostSpeed } = {};
 try {
   await warmTools(selected, inputs, http);
+  if (HOST_SPEED_S > 0) log(`\nThis machine's speed before the tasks: ${hostSpeedText((host.before = hostSpeed(HOST_SPEED_S)))}`);
   for (const task of selected) results.push(await runTask(task, inputs, http));
+  if (HOST_SPEED_S > 0) log(`\nThis machine's speed after the tasks: ${hostSpeedText((host.after = hostSpeed(HOST_SPEED_S)))}`);
   if (LOAD_S > 0 && ONLY.split(',').some((o) => 'small-file load'.includes(o.trim()))) {
     const tool = registered('csv-to-excel') ? 'csv-to-excel' : 'split-rows';
     log(`\nSmall-file HTTP load: ${tool}, ${(inputs.size['pequeno.csv'] / 1024).toFixed(1)} KB CSV, ${LOAD_CONNECTIONS} connections, ${LOAD_S} s, service, its front door and bare Express in turn`);
@@ -317,8 +331,8 @@ const machine = { cpu: cpus()[0]?.model ?? null, cores: availableParallelism(), 
 const versions = peerVersions();
 const totalS = Math.round((performance.now() - started) / 1000);
 log('\n' + table(results, RUNS));
-log('\nratio = service median ÷ fastest peer doing the same job (in-process, and over HTTP: the slower of multipart and JSON); peers are timed as whole processes, start-up included.');
-log('HTTP ÷ in = the slower door over the in-process median; "ok" when within 1.3 × in-process + 50 ms (issue 19). HTTP growth = the server\'s peak RSS over its RSS before the request, + what the job process that ran the job gained from the job\'s arrival to its result, in the same request (the most of any run; a process starting or collecting beside it is logged apart). The server has run each tool once before the tasks; a run that was still its job process\'s first of the tool (a process that replaced another) loads the tool\'s code, as a fresh process does: it is left out of HTTP growth and shown beside it as "first use".');
+log('\nratio = service ÷ fastest peer doing the same job (in-process, and over HTTP: the slower of multipart and JSON), run by run within each round, median over rounds; peers are timed as whole processes, start-up included. Each round runs the service in-process, then over HTTP through each door, then its first peer, back to back; the columns of times are medians of all runs.');
+log('HTTP ÷ in = the slower door over the in-process run of the same round (median over rounds); "ok" when the median round was within 1.3 × its in-process run + 50 ms (issue 19). HTTP growth = the server\'s peak RSS over its RSS before the request, + what the job process that ran the job gained from the job\'s arrival to its result, in the same request (the most of any run; a process starting or collecting beside it is logged apart). The server has run each tool once before the tasks; a run that was still its job process\'s first of the tool (a process that replaced another) loads the tool\'s code, as a fresh process does: it is left out of HTTP growth and shown beside it as "first use".');
 log('RSS: service = peak of a fresh process per run (Node runtime included) / fastest peer\'s peak (GNU time); growth = service peak minus its loaded runtime, compared with 4 × (input + output).');
 log('\nWhere the time goes over HTTP (medians, ms): receive = first byte sent to last body byte read; decode = to the job being handed off (JSON: parse and base64);');
 log('hand-off = to the job process having it; run = in the job process; hand-back = to this process having the result; write = to the client\'s last byte.');
@@ -336,9 +350,10 @@ if (load && 'service' in load) {
   log(`  front door alone (the worker answers a result made beforehand), ${figures(l.frontDoor, l.frontDoor.connections)} → ${pct(l.ratioFrontDoor)} of bare Express at ${l.frontDoor.connections} (median; ${spread(l.perRound.ratioFrontDoor)})`);
   log(`  bare Express "hello world": ${l.connections} connections ${(l.express.ok / l.seconds).toFixed(0)} req/s${l.expressAtJobs.connections !== l.connections ? `, ${l.expressAtJobs.connections} connections ${(l.expressAtJobs.ok / l.seconds).toFixed(0)} req/s` : ''} (issue 19 targets at ${l.serviceAtJobs.connections} connections: whole runs ≥ 10 %, the front door ≥ 25 %)`);
 }
+for (const [when, h] of Object.entries(host)) log(`\nThis machine's speed ${when} the tasks: ${hostSpeedText(h)}`);
 log(`\n${new Date().toISOString().slice(0, 10)} · ${machine.cpu} · ${machine.cores} cores · ${machine.memGb} GiB · Node ${machine.node} · ${ROWS} rows · ${RUNS} runs · ${totalS} s · results in bench/out/results.json`);
 
 writeFileSync(
   join(OUT, 'results.json'),
-  JSON.stringify({ date: new Date().toISOString(), machine, versions, settings: { rows: ROWS, runs: RUNS, only: ONLY || null, huge: HUGE, limits, serverMaxInputMb: maxInputMb, gnuTime: HAS_GNU_TIME }, totalSeconds: totalS, results, load }, null, 2) + '\n',
+  JSON.stringify({ date: new Date().toISOString(), machine, versions, settings: { rows: ROWS, runs: RUNS, only: ONLY || null, huge: HUGE, limits, serverMaxInputMb: maxInputMb, gnuTime: HAS_GNU_TIME }, totalSeconds: totalS, hostSpeed: host, results, load }, null, 2) + '\n',
 );
