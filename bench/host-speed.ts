@@ -2,7 +2,7 @@
 // few seconds while nothing else of the bench runs. On a shared host the same loop may take half as long
 // again from one second to the next, and every timing of the run carries that spread; the report prints it
 // beside the figures so that a reader can weigh a difference between two medians against it.
-import { median } from './measure.ts';
+import { median, percentile } from './measure.ts';
 
 export interface HostSpeed {
   runs: number;
@@ -32,7 +32,7 @@ export function hostSpeed(seconds: number): HostSpeed {
   }
   // The first runs are the loop's own warm-up (interpreter, then optimized code).
   const s = times.slice(Math.min(3, times.length - 1)).sort((a, b) => a - b);
-  return { runs: s.length, minMs: s[0], medianMs: median(s)!, p90Ms: s[Math.floor(s.length * 0.9)], maxMs: s[s.length - 1] };
+  return { runs: s.length, minMs: s[0], medianMs: median(s)!, p90Ms: percentile(s, 90), maxMs: s[s.length - 1] };
 }
 
 export const hostSpeedText = (h: HostSpeed) =>

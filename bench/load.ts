@@ -23,7 +23,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JOB_RECLAIM_AFTER_MS, RECLAIM_AFTER_MS, WORKER_IDLE_MS } from '../tools/core/jobs.ts';
-import { envFlags, envInt } from './measure.ts';
+import { envFlags, envInt, percentile } from './measure.ts';
 
 const DURATION_S = envInt('LOAD_DURATION_S', 60);
 const CONCURRENCY = envInt('LOAD_CONCURRENCY', 200);
@@ -123,8 +123,6 @@ function csvOf(bytes: number, note = 0): string {
   }
   return lines.join('\n') + '\n';
 }
-
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 
 interface SmallResult {
   tool: string;

@@ -19,6 +19,9 @@ export function envFlags(name: string): string[] {
   return (process.env[name] ?? '').split(' ').filter(Boolean);
 }
 
+/** The nearest-rank p-th percentile of numbers sorted ascending (NaN for none). */
+export const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
+
 export function median(xs: number[]): number | null {
   if (xs.length === 0) return null;
   const s = [...xs].sort((a, b) => a - b);
