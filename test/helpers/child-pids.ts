@@ -1,6 +1,7 @@
 // The processes a process has started (Linux): a server's job processes, for the tests that watch them and
-// the bench that reads their memory; and the command line a process runs with. Read from every process's /proc/<pid>/stat (its parent is the field after
-// the state), which needs nothing of the kernel's configuration that /proc/<pid>/task/<tid>/children does.
+// the bench that reads their memory; and the command line a process runs with. Read from every process's
+// /proc/<pid>/stat (its parent is the field after the state), which needs nothing of the kernel's
+// configuration that /proc/<pid>/task/<tid>/children does.
 import { readdirSync, readFileSync } from 'node:fs';
 
 export function childPids(parent: number): number[] {
