@@ -39,6 +39,8 @@ function tokens(xml: Buffer, size: number): string[] {
   return out;
 }
 
+const AROUND = [0, 1, 14, 15, 16, 17, 18, 40];
+
 test('xml-scan: the same tokens whatever the chunk size', () => {
   const long = 'ñ'.repeat(70_000) + '&amp;' + 'x'.repeat(70_000);
   const xml = Buffer.from(
@@ -48,6 +50,8 @@ test('xml-scan: the same tokens whatever the chunk size', () => {
       '<t xml:space="preserve"> Muñoz &lt;&#233;&#x1F600;&gt; </t>' +
       '<t><![CDATA[<b> & ]]]]><![CDATA[>]]></t>' +
       `<t>${long}</t>` +
+      // Texts, quoted values and end tags on both sides of the length searched byte by byte before indexOf.
+      AROUND.map((k) => `<v q="${'>'.repeat(k)}">${'9'.repeat(k)}</v${' '.repeat(k)}>`).join('') +
       // References right where a 64 KB piece ends when the text comes a byte at a time.
       `<t>${'a'.repeat(65530)}&amp;&#233;&lt;ñ</t>` +
       '</x:root>',
@@ -59,6 +63,11 @@ test('xml-scan: the same tokens whatever the chunk size', () => {
   assert.ok(whole.includes('text "<b> & ]]>"'));
   assert.ok(whole.includes(`text ${JSON.stringify('ñ'.repeat(70_000) + '&' + 'x'.repeat(70_000))}`));
   assert.ok(whole.includes(`text ${JSON.stringify('a'.repeat(65530) + '&é<ñ')}`));
+  for (const k of AROUND) {
+    const at = whole.indexOf(`open v ${JSON.stringify({ q: '>'.repeat(k) })}`);
+    const expected = k > 0 ? [`text "${'9'.repeat(k)}"`, 'close v'] : ['close v'];
+    assert.deepEqual(whole.slice(at + 1, at + 1 + expected.length), expected, `${k} bytes`);
+  }
   for (const size of [1, 2, 3, 7, 64, 4093]) assert.deepEqual(tokens(xml, size), whole, `chunks of ${size}`);
 });
 

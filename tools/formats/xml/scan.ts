@@ -41,6 +41,20 @@ const CDATA_END = Buffer.from(']]>');
 const COMMENT_END = Buffer.from('-->');
 const PI_END = Buffer.from('?>');
 
+/**
+ * Bytes looked at one by one for a text's or a tag's end before the search goes to Buffer#indexOf. Most such
+ * searches in a sheet end within a few bytes (a number, a close tag), where the call into the native search
+ * costs more than the loop; a longer text pays the loop's 16 bytes on top of the call.
+ */
+const NEAR_BYTES = 16;
+
+/** The first `c` in b[i, n), or -1. */
+function seek(b: Buffer, c: number, i: number, n: number): number {
+  const stop = i + NEAR_BYTES < n ? i + NEAR_BYTES : n;
+  for (; i < stop; i++) if (b[i] === c) return i;
+  return stop < n ? b.indexOf(c, stop) : -1;
+}
+
 const isNameEnd = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === SLASH || c === GT;
 
 export class XmlScanner {
@@ -138,7 +152,7 @@ export class XmlScanner {
     while (i < n) {
       if (this.paused) return i;
       if (b[i] !== LT) {
-        const lt = b.indexOf(LT, i);
+        const lt = seek(b, LT, i, n);
         if (lt >= 0) {
           h.text(b, i, lt, false);
           i = lt;
@@ -154,7 +168,7 @@ export class XmlScanner {
       if (i + 1 >= n) return i;
       const c1 = b[i + 1];
       if (c1 === SLASH) {
-        const gt = b.indexOf(GT, i + 2);
+        const gt = seek(b, GT, i + 2, n);
         if (gt < 0) return i;
         let ne = i + 2;
         while (ne < gt && !isNameEnd(b[ne])) ne++;
@@ -199,7 +213,7 @@ export class XmlScanner {
           break;
         }
         if (c === 0x22 || c === 0x27) {
-          const q = b.indexOf(c, j + 1);
+          const q = seek(b, c, j + 1, n);
           if (q < 0) return i;
           j = q + 1;
         } else j++;
