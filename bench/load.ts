@@ -16,14 +16,14 @@
 // LOAD_SERVER_FLAGS adds node or V8 flags to the server. Prints a table and writes bench/out/load.json. Not a
 // test: it takes minutes and its figures depend on the machine; the load generator (fetch in this process)
 // shares the machine with the server.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, totalmem } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JOB_RECLAIM_AFTER_MS, RECLAIM_AFTER_MS, WORKER_IDLE_MS } from '../tools/core/jobs.ts';
 import { envFlags, envInt, percentile } from './measure.ts';
+import { startService, type ChildService } from './service.ts';
 
 const DURATION_S = envInt('LOAD_DURATION_S', 60);
 const CONCURRENCY = envInt('LOAD_CONCURRENCY', 200);
@@ -41,46 +41,15 @@ const RSS_RETURN_MB = 64;
 const SERVER_FLAGS = envFlags('LOAD_SERVER_FLAGS');
 const P99_LIMIT_MS = 2000;
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = fileURLToPath(new URL('./out/', import.meta.url));
 const MB = 1024 * 1024;
 const log = (s: string) => console.log(s);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Service {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function startService(): Promise<Service> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'st-load-'));
-  const env = {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    MAX_JOBS: String(MAX_JOBS),
-    JOB_MEMORY_MB: String(JOB_MEMORY_MB),
-    MAX_INPUT_MB: String(MAX_INPUT_MB),
-    ANON_RUNS_PER_HOUR: '1000000000',
-    SHUTDOWN_TIMEOUT_S: '120',
-    DATA_DIR: dataDir,
-  };
-  const child = spawn(process.execPath, [...SERVER_FLAGS, '--import', 'tsx', join(ROOT, 'mcp/main.ts')], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  // The service's DATA_DIR goes with it.
-  void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
-  for (let i = 0; i < 600; i++) {
-    const m = /listening on (http:\/\/\S+)/.exec(out);
-    if (m) return { child, url: m[1], output: () => out, exited };
-    await sleep(50);
-  }
-  child.kill('SIGKILL');
-  throw new Error(`the service did not start:\n${out}`);
+/** The service as `npm start` starts it, with the bounds above and a quota that never limits the run. */
+function startLoadService(): Promise<ChildService> {
+  const env = { MAX_JOBS: String(MAX_JOBS), JOB_MEMORY_MB: String(JOB_MEMORY_MB), MAX_INPUT_MB: String(MAX_INPUT_MB), SHUTDOWN_TIMEOUT_S: '120' };
+  return startService(env, undefined, { nodeFlags: SERVER_FLAGS, output: true });
 }
 
 /** Resident memory of a process (Linux /proc), in MB. */
@@ -142,7 +111,7 @@ interface SmallResult {
   rssAfterMb: number;
 }
 
-async function smallRuns(svc: Service, tool: string): Promise<SmallResult> {
+async function smallRuns(svc: ChildService, tool: string): Promise<SmallResult> {
   const csv = csvOf(10 * 1024);
   const body = JSON.stringify({ file: { name: 'pequeño.csv', contentBase64: Buffer.from(csv).toString('base64') } });
   const post = () => fetch(`${svc.url}/api/v1/tools/${tool}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -150,7 +119,7 @@ async function smallRuns(svc: Service, tool: string): Promise<SmallResult> {
   // service ready to serve (the other workers start under load and exit once idle, see tools/core/jobs.ts).
   for (let i = 0; i < 3; i++) await (await post()).arrayBuffer();
   await sleep(3000);
-  const pid = svc.child.pid!;
+  const pid = svc.pid;
   const rssStartMb = rssMb(pid);
   const events0 = await usageEvents(svc.url);
   const statuses: Record<string, number> = {};
@@ -231,14 +200,14 @@ function postFrom(url: string, body: Buffer, contentType: string, localAddress: 
   });
 }
 
-async function largeRuns(svc: Service, tool: string): Promise<LargeResult> {
+async function largeRuns(svc: ChildService, tool: string): Promise<LargeResult> {
   // About 1.1 million cells at 25 MB: near the input bound, under MAX_CELLS (2,000,000).
   const csv = Buffer.from(csvOf((MAX_INPUT_MB - 0.5) * MB, 60));
   const boundary = 'cargaGrande';
   const multipart = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="grande.csv"\r\nContent-Type: text/csv\r\n\r\n`), csv, Buffer.from(`\r\n--${boundary}--\r\n`)]);
   const json = Buffer.from(JSON.stringify({ file: { name: 'grande.csv', contentBase64: csv.toString('base64') } }));
   const url = `${svc.url}/api/v1/tools/${tool}/run?download=true`;
-  const pid = svc.child.pid!;
+  const pid = svc.pid;
   const rssStartMb = rssMb(pid);
   const statuses: Record<string, number> = {};
   let failures = 0;
@@ -273,7 +242,7 @@ interface ShutdownResult {
   exitAfterMs: number;
 }
 
-async function shutdown(svc: Service, tool: string): Promise<ShutdownResult> {
+async function shutdown(svc: ChildService, tool: string): Promise<ShutdownResult> {
   const body = JSON.stringify({ file: { name: 'medio.csv', contentBase64: Buffer.from(csvOf(3 * MB)).toString('base64') } });
   const runs = Array.from({ length: MAX_JOBS }, () =>
     fetch(`${svc.url}/api/v1/tools/${tool}/run?download=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
@@ -310,7 +279,7 @@ async function shutdown(svc: Service, tool: string): Promise<ShutdownResult> {
 async function main() {
   mkdirSync(OUT, { recursive: true });
   log(`load: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; MAX_JOBS=${MAX_JOBS}, JOB_MEMORY_MB=${JOB_MEMORY_MB}, MAX_INPUT_MB=${MAX_INPUT_MB}`);
-  const svc = await startService();
+  const svc = await startLoadService();
   try {
     const catalogue = (await (await fetch(`${svc.url}/api/v1/tools`)).json()) as Array<{ id?: string; name?: string }>;
     const ids = catalogue.map((t) => t.id ?? t.name);
@@ -349,7 +318,7 @@ async function main() {
     log(`written: bench/out/load.json`);
     if (checks.some(([, ok]) => !ok)) process.exitCode = 1;
   } finally {
-    svc.child.kill('SIGKILL');
+    await svc.close();
   }
 }
 

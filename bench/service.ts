@@ -109,6 +109,14 @@ export interface HttpService {
   close(): Promise<void>;
 }
 
+/** A service started as a child: its process, its exit code once it exits, and what it printed if asked to keep it. */
+export interface ChildService extends HttpService {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  /** Everything it wrote to stdout and stderr (`output: true`), else the last 2,000 characters of stderr. */
+  output(): string;
+}
+
 async function freePort(): Promise<number> {
   const srv = createServer();
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
@@ -117,34 +125,45 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts a Node program as a child on a free loopback port and waits for `readyPath` to answer 200. */
-export async function startChild(args: string[], env: Record<string, string>, readyPath: string): Promise<HttpService & { child: ChildProcess }> {
+/**
+ * Starts a Node program as a child on a free loopback port and waits for `readyPath` to answer 200. `output`
+ * keeps all it prints (npm run load looks for errors in it); otherwise stdout is not read at all.
+ */
+export async function startChild(args: string[], env: Record<string, string>, readyPath: string, o: { output?: boolean } = {}): Promise<ChildService> {
   const port = await freePort();
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', o.output ? 'pipe' : 'ignore', 'pipe'],
   });
-  let err = '';
-  child.stderr!.on('data', (b: Buffer) => (err = (err + b).slice(-2000)));
+  let out = '';
+  const keep = o.output ? (b: Buffer) => (out += b) : (b: Buffer) => (out = (out + b).slice(-2000));
+  child.stdout?.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited: ${err}`);
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited: ${out}`);
     try {
       if ((await fetch(url + readyPath)).ok) break;
     } catch {
       /* not listening yet */
     }
-    if (i > 300) throw new Error(`${args.join(' ')} did not start: ${err}`);
+    if (i > 300) {
+      child.kill('SIGKILL');
+      throw new Error(`${args.join(' ')} did not start: ${out}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
     url,
     pid: child.pid!,
     child,
+    exited,
+    output: () => out,
     close: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('close', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
@@ -154,20 +173,27 @@ export async function startChild(args: string[], env: Record<string, string>, re
 
 /**
  * The real service (`npm start`'s entry, or another entry built on the same app) with a quota and input bound
- * that never limit the benchmark.
+ * that never limit the benchmark, and a DATA_DIR of its own that goes with it.
  */
-export async function startService(env: Record<string, string>, entry = join(ROOT, 'mcp', 'main.ts'), o: { phases?: boolean; nodeFlags?: string[] } = {}): Promise<HttpService> {
+export async function startService(env: Record<string, string>, entry = join(ROOT, 'mcp', 'main.ts'), o: { phases?: boolean; nodeFlags?: string[]; output?: boolean } = {}): Promise<ChildService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
   const phasesFile = o.phases ? join(dataDir, 'phases.jsonl') : undefined;
   const probe = phasesFile ? ['--import', join(ROOT, 'bench', 'phase-probe.ts')] : [];
-  const service = await startChild([...(o.nodeFlags ?? []), '--import', 'tsx', ...probe, entry], {
-    ANON_RUNS_PER_HOUR: '1000000000',
-    DATA_DIR: dataDir,
-    ...(phasesFile ? { BENCH_PHASES_FILE: phasesFile } : {}),
-    ...env,
-  }, '/health');
-  // Its DATA_DIR (and the phases file in it) goes with it.
-  return { ...service, phasesFile, close: () => service.close().finally(() => rmSync(dataDir, { recursive: true, force: true })) };
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
+  let service: ChildService;
+  try {
+    service = await startChild(
+      [...(o.nodeFlags ?? []), '--import', 'tsx', ...probe, entry],
+      { ANON_RUNS_PER_HOUR: '1000000000', DATA_DIR: dataDir, ...(phasesFile ? { BENCH_PHASES_FILE: phasesFile } : {}), ...env },
+      '/health',
+      { output: o.output },
+    );
+  } catch (err) {
+    removeData();
+    throw err;
+  }
+  void service.exited.then(removeData);
+  return { ...service, phasesFile, close: () => service.close().finally(removeData) };
 }
 
 export interface HttpRun {
