@@ -40,9 +40,11 @@ export interface PageText {
   right?: boolean;
 }
 
-/** Writes tables into the pages of one document; keeps, per font, the bytes of each character it encoded. */
+/** Writes tables into the pages of one document; keeps, per font, the glyph of each character it encoded. */
 export class TableDrawer {
-  private readonly codes = new Map<PdfKitFont, { latin1: (string | undefined)[]; more: Map<number, string> }>();
+  private readonly glyphs = new Map<PdfKitFont, { latin1: Int32Array; more: Map<number, number> }>();
+  /** Where a text's bytes are put together before they become one string. */
+  private scratch = Buffer.allocUnsafe(1024);
 
   constructor(
     private readonly doc: PdfKitDocument,
@@ -115,37 +117,54 @@ export class TableDrawer {
 
   /**
    * The text as the bytes of a PDF literal string: two per glyph (the font is Identity-H), escaped where the
-   * syntax needs it. Adds the glyphs to the embedded subset.
+   * syntax needs it. Adds the glyphs to the embedded subset. The bytes are gathered in a buffer and made one
+   * string at the end: a string grown glyph by glyph was a quarter of what a document allocated.
    */
   private encode(font: PdfKitFont, s: string): string {
-    let codes = this.codes.get(font);
-    if (!codes) this.codes.set(font, (codes = { latin1: new Array<string | undefined>(256), more: new Map() }));
-    const { latin1, more } = codes;
-    let out = '';
+    let known = this.glyphs.get(font);
+    if (!known) this.glyphs.set(font, (known = { latin1: new Int32Array(256).fill(-1), more: new Map() }));
+    const { latin1, more } = known;
+    // At most four bytes a glyph: each of its two bytes escaped.
+    if (this.scratch.length < 4 * s.length) this.scratch = Buffer.allocUnsafe(Math.max(4 * s.length, 2 * this.scratch.length));
+    const out = this.scratch;
+    let k = 0;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
-      if (c < 256) out += latin1[c] ??= glyphBytes(font, c);
-      else {
-        let bytes = more.get(c);
-        if (bytes === undefined) more.set(c, (bytes = glyphBytes(font, c)));
-        out += bytes;
+      let id: number;
+      if (c < 256) {
+        id = latin1[c];
+        if (id < 0) id = latin1[c] = glyphId(font, c);
+      } else {
+        let g = more.get(c);
+        if (g === undefined) more.set(c, (g = glyphId(font, c)));
+        id = g;
       }
+      k = putByte(out, k, id >> 8);
+      k = putByte(out, k, id & 0xff);
     }
-    return out;
+    return out.toString('latin1', 0, k);
   }
 }
 
 /**
- * The glyph of UTF-16 unit `c` (never a surrogate: the layout drew those as U+FFFD) as two bytes of a literal
- * string (the content stream is written as latin1), added to the embedded subset with its width and the
- * character it stands for, as pdfkit's `encode` adds them.
+ * The glyph of UTF-16 unit `c` (never a surrogate: the layout drew those as U+FFFD), added to the embedded
+ * subset with its width and the character it stands for, as pdfkit's `encode` adds them.
  */
-function glyphBytes(font: PdfKitFont, c: number): string {
+function glyphId(font: PdfKitFont, c: number): number {
   const glyph = font.font.glyphForCodePoint(c);
   const id = font.subset.includeGlyph(glyph.id);
   font.widths[id] ??= glyph.advanceWidth * font.scale;
   font.unicode[id] ??= glyph.codePoints;
-  return escapeByte(id >> 8) + escapeByte(id & 0xff);
+  return id;
 }
 
-const escapeByte = (b: number) => (b === 0x28 || b === 0x29 || b === 0x5c ? '\\' + String.fromCharCode(b) : b === 0x0a ? '\\n' : b === 0x0d ? '\\r' : String.fromCharCode(b));
+/** Byte `b` of a literal string at `k`, escaped where the syntax needs it; returns the position after it. */
+function putByte(out: Buffer, k: number, b: number): number {
+  if (b === 0x28 || b === 0x29 || b === 0x5c) out[k++] = 0x5c;
+  else if (b === 0x0a || b === 0x0d) {
+    out[k++] = 0x5c;
+    b = b === 0x0a ? 0x6e : 0x72;
+  }
+  out[k++] = b;
+  return k;
+}
