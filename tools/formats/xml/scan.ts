@@ -44,7 +44,8 @@ const PI_END = Buffer.from('?>');
 /**
  * Bytes looked at one by one for a text's or a tag's end before the search goes to Buffer#indexOf. Most such
  * searches in a sheet end within a few bytes (a number, a close tag), where the call into the native search
- * costs more than the loop; a longer text pays the loop's 16 bytes on top of the call.
+ * costs more than the loop. A text longer than that pays the loop on top of the call, and has the next text
+ * looked for with the call at once (shared strings and long cells run long text after long text).
  */
 const NEAR_BYTES = 16;
 
@@ -70,6 +71,8 @@ export class XmlScanner {
   constructor(private readonly h: XmlHandler) {}
 
   private paused = false;
+  /** The last text ran past NEAR_BYTES (NEAR_BYTES says why it matters). */
+  private longText = false;
 
   /**
    * Stops after the token being handled: the rest of the chunk waits (as a cut token does) until resume(). A
@@ -152,7 +155,8 @@ export class XmlScanner {
     while (i < n) {
       if (this.paused) return i;
       if (b[i] !== LT) {
-        const lt = seek(b, LT, i, n);
+        const lt = this.longText ? b.indexOf(LT, i) : seek(b, LT, i, n);
+        this.longText = lt < 0 || lt - i > NEAR_BYTES;
         if (lt >= 0) {
           h.text(b, i, lt, false);
           i = lt;
