@@ -16,7 +16,7 @@
 // LOAD_SERVER_FLAGS adds node or V8 flags to the server. Prints a table and writes bench/out/load.json. Not a
 // test: it takes minutes and its figures depend on the machine; the load generator (fetch in this process)
 // shares the machine with the server.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { JOB_RECLAIM_AFTER_MS, RECLAIM_AFTER_MS, WORKER_IDLE_MS } from '../tools/core/jobs.ts';
 import { envFlags, envInt, percentile } from './measure.ts';
 import { startService, type ChildService } from './service.ts';
+import { procMemory } from '../tools/core/peak-memory.ts';
 
 const DURATION_S = envInt('LOAD_DURATION_S', 60);
 const CONCURRENCY = envInt('LOAD_CONCURRENCY', 200);
@@ -52,20 +53,15 @@ function startLoadService(): Promise<ChildService> {
   return startService(env, undefined, { nodeFlags: SERVER_FLAGS, output: true });
 }
 
-/** Resident memory of a process (Linux /proc), in MB. */
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
+/** Resident memory of a process (Linux /proc), in MB; NaN once it is gone. */
+const rssMb = (pid: number): number => procMemory(pid)?.rssMb ?? NaN;
 
 function sampler(pid: number, everyMs: number) {
   let peak = 0;
   const timer = setInterval(() => {
-    try {
-      peak = Math.max(peak, rssMb(pid));
-    } catch {
-      /* the process is gone */
-    }
+    // Nothing to read once the process is gone.
+    const m = procMemory(pid);
+    if (m) peak = Math.max(peak, m.rssMb);
   }, everyMs);
   return { stop: () => (clearInterval(timer), peak), get peak() { return peak; } };
 }
