@@ -309,7 +309,7 @@ export function refuseBinary(bytes: Uint8Array, encoding: TextEncodingName): voi
 /** The delimiter of a CSV, detected on its first characters (a file of one piece: on all of it). */
 export function sniffDelimiter(bytes: Uint8Array, kind = textKind(bytes)): string | null {
   const pieces = bytes.length > PIECE_BYTES ? pieceDecoder(bytes, kind) : null;
-  return detectDelimiterOf(pieces === null ? decodeAs(bytes, kind.encoding) : pieces.decode(pieces.from, pieceEnd(bytes, pieces.from + 4 * SAMPLE_CHARS)));
+  return detectDelimiterOf(pieces === null ? wholeText(bytes, kind.encoding) : pieces.decode(pieces.from, pieceEnd(bytes, pieces.from + 4 * SAMPLE_CHARS)));
 }
 
 /** Reads a CSV file into a rectangular table named after the file; messages go to `report`. */
@@ -401,7 +401,7 @@ export class OnePassCsv extends PulledRows implements RowStream {
       }
     } else {
       // Each parse of the text (a quote that never closes makes another) types its records afresh.
-      const parsed = parseCsv(decodeAs(bytes, o.kind.encoding), o.delimiter, Infinity, () => new CellMaker(o.hasHeader, o.detectTypes, typing).finish);
+      const parsed = parseCsv(wholeText(bytes, o.kind.encoding), o.delimiter, Infinity, () => new CellMaker(o.hasHeader, o.detectTypes, typing).finish);
       unclosedQuotes = parsed.unclosedQuotes;
       restart();
       flow.add(parsed.rows);
@@ -560,6 +560,21 @@ class CellMaker {
 // the whole text (the recovery of unclosed quotes works on it).
 const PIECE_BYTES = 65_536;
 
+/**
+ * A file read whole (no larger than a piece) is decoded once for all its passes (the delimiter's sniff, the
+ * slash dates' orders, the parse): a small file's run is mostly such fixed costs. Kept while its bytes are.
+ */
+const wholeTexts = new WeakMap<Uint8Array, { encoding: TextEncodingName; text: string }>();
+
+function wholeText(bytes: Uint8Array, encoding: TextEncodingName): string {
+  if (bytes.length > PIECE_BYTES) return decodeAs(bytes, encoding);
+  const known = wholeTexts.get(bytes);
+  if (known?.encoding === encoding) return known.text;
+  const text = decodeAs(bytes, encoding);
+  wholeTexts.set(bytes, { encoding, text });
+  return text;
+}
+
 interface PieceDecoder {
   encoding: TextEncodingName;
   /** Where the text starts (after a BOM). */
@@ -614,7 +629,7 @@ export function slashDateOrders(bytes: Uint8Array, kind: TextKind, delimiter: st
       // A quote open until the end: the rest is read as the whole-text parse reads it.
       if (typeof piece === 'number') parseCsv(pieces.decode(piece, bytes.length), delimiter, Infinity, () => finish);
     }
-  } else parseCsv(decodeAs(bytes, kind.encoding), delimiter, Infinity, () => finish);
+  } else parseCsv(wholeText(bytes, kind.encoding), delimiter, Infinity, () => finish);
   return orders.any ? orders.decide(language) : undefined;
 }
 
