@@ -267,13 +267,17 @@ interface Probed {
   jobGrowthMb?: number;
 }
 
-async function phasesOf(file: string, tool: string, since: number, clientStart: number, clientEnd: number): Promise<Probed | null> {
+async function phasesOf(file: string, tool: string, since: number, exchange: Exchange): Promise<Probed | null> {
   for (let i = 0; i < 50; i++) {
     const lines = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [];
     for (let j = lines.length - 1; j >= 0 && lines[j]; j--) {
       const p = JSON.parse(lines[j]) as { tool: string; marks: PhaseMarks };
       if (p.tool !== tool || p.marks.start < since) continue;
       const { jobPid, jobGrowthMb, ...m } = p.marks;
+      // The server had the request's head about when the client began to send it (loopback): the client's own
+      // times are laid from there.
+      const clientStart = exchange.sendingAfterMs === undefined ? exchange.start : m.start - exchange.sendingAfterMs;
+      const clientEnd = clientStart + (exchange.end - exchange.start);
       if (process.env.BENCH_MARKS) console.log('    marks', JSON.stringify(Object.fromEntries(Object.entries({ ...m, clientEnd }).map(([k, v]) => [k, Math.round(v - clientStart)]))));
       const timed = m.bodyEnd !== undefined && m.jobStart !== undefined && m.got !== undefined && m.done !== undefined && m.returned !== undefined;
       const phases = timed
@@ -301,6 +305,13 @@ interface Exchange {
   /** Epoch milliseconds of the request's first byte sent and of the answer's last byte received. */
   start: number;
   end: number;
+  /**
+   * When the client began to send the request, from its start (curl's `time_pretransfer`). curl's times are
+   * its own, and this process hears of its end only once it has exited: start and end above then come late by
+   * that, and a small upload's receive phase read as -1 to -7 ms. With this, the phases place the client's
+   * start by the server's first mark instead (phasesOf).
+   */
+  sendingAfterMs?: number;
 }
 
 export const HAS_CURL = spawnSync('curl', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -317,21 +328,21 @@ const ANSWERS = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 function curlExchange(url: string, body: HttpBody): Promise<Exchange> {
   const out = join(ANSWERS, `bench-answer-${process.pid}`);
   return new Promise((resolve, reject) => {
-    const args = ['-s', '-o', out, '-w', '%{http_code} %{size_download} %{time_total}', '-X', 'POST', '-H', `Content-Type: ${body.contentType}`, '-H', 'Expect:', '--data-binary', `@${body.path}`, url];
+    const args = ['-s', '-o', out, '-w', '%{http_code} %{size_download} %{time_pretransfer} %{time_total}', '-X', 'POST', '-H', `Content-Type: ${body.contentType}`, '-H', 'Expect:', '--data-binary', `@${body.path}`, url];
     const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     child.stdout.on('data', (b: Buffer) => (text += b));
     child.on('error', reject);
     child.on('close', (code) => {
       const end = epochNow();
-      const [status, size, total] = text.trim().split(' ').map(Number);
+      const [status, size, pretransfer, total] = text.trim().split(' ').map(Number);
       if (code !== 0 || !Number.isFinite(total)) return reject(new Error(`curl exit ${code}: ${text}`));
       const head = Buffer.alloc(Math.min(size, 65536));
       const fd = openSync(out, 'r');
       readSync(fd, head, 0, head.length, 0);
       closeSync(fd);
       rmSync(out, { force: true });
-      resolve({ status, outBytes: size, head, start: end - total * 1000, end });
+      resolve({ status, outBytes: size, head, start: end - total * 1000, end, sendingAfterMs: pretransfer * 1000 });
     });
   });
 }
@@ -392,7 +403,7 @@ export async function runServiceHttp(service: HttpService, spec: ServiceSpec, bo
     before.set(pid, loaded);
     pids.push(pid);
   }
-  const probed = service.phasesFile && status === 200 ? await phasesOf(service.phasesFile, spec.tool, since, start, end) : null;
+  const probed = service.phasesFile && status === 200 ? await phasesOf(service.phasesFile, spec.tool, since, exchange) : null;
   const phases = probed?.phases ?? null;
   const sum = (ps: number[]) => {
     const gs = ps.map(growth);
