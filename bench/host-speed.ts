@@ -2,6 +2,7 @@
 // few seconds while nothing else of the bench runs. On a shared host the same loop may take half as long
 // again from one second to the next, and every timing of the run carries that spread; the report prints it
 // beside the figures so that a reader can weigh a difference between two medians against it.
+import { readdirSync, readFileSync } from 'node:fs';
 import { median, percentile } from './measure.ts';
 
 export interface HostSpeed {
@@ -10,6 +11,15 @@ export interface HostSpeed {
   medianMs: number;
   p90Ms: number;
   maxMs: number;
+  /**
+   * Shares of the probe's time the loop's thread spent on a CPU and waiting for one (Linux schedstat; null
+   * elsewhere): a slow loop that ran all along was slowed in the CPU itself (the host, or the loop's code), one
+   * that waited was crowded out by the processes listed in `others`.
+   */
+  onCpu: number | null;
+  waiting: number | null;
+  /** Other processes that used a tenth of a CPU or more during the probe: name, pid and CPU ms. */
+  others: { name: string; pid: number; cpuMs: number }[];
 }
 
 /**
@@ -22,18 +32,66 @@ function fixedWork(): number {
   return h;
 }
 
+/** This thread's nanoseconds on a CPU and waiting on a run queue (Linux); null where unreadable. */
+function schedstat(): [number, number] | null {
+  try {
+    const [run, wait] = readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ').map(Number);
+    return Number.isFinite(run) && Number.isFinite(wait) ? [run, wait] : null;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms used so far by every other process (Linux /proc; empty elsewhere), by pid. */
+function processCpu(): Map<number, { name: string; ms: number }> {
+  const m = new Map<number, { name: string; ms: number }>();
+  let dirs: string[] = [];
+  try {
+    dirs = readdirSync('/proc');
+  } catch {
+    return m;
+  }
+  for (const d of dirs) {
+    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'latin1');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      m.set(Number(d), { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ms: ((Number(f[11]) + Number(f[12])) * 1000) / 100 });
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return m;
+}
+
 export function hostSpeed(seconds: number): HostSpeed {
   const times: number[] = [];
-  const until = performance.now() + seconds * 1000;
+  const cpu0 = processCpu();
+  const sched0 = schedstat();
+  const start = performance.now();
+  const until = start + seconds * 1000;
   while (performance.now() < until || times.length < 5) {
     const t0 = performance.now();
     fixedWork();
     times.push(performance.now() - t0);
   }
+  const wallNs = (performance.now() - start) * 1e6;
+  const sched1 = schedstat();
+  const others: HostSpeed['others'] = [];
+  for (const [pid, { name, ms }] of processCpu()) {
+    const used = ms - (cpu0.get(pid)?.ms ?? 0);
+    if (used >= (wallNs / 1e6) * 0.1) others.push({ name, pid, cpuMs: used });
+  }
+  others.sort((a, b) => b.cpuMs - a.cpuMs);
   // The first runs are the loop's own warm-up (interpreter, then optimized code).
   const s = times.slice(Math.min(3, times.length - 1)).sort((a, b) => a - b);
-  return { runs: s.length, minMs: s[0], medianMs: median(s)!, p90Ms: percentile(s, 90), maxMs: s[s.length - 1] };
+  const share = (i: 0 | 1) => (sched0 && sched1 ? (sched1[i] - sched0[i]) / wallNs : null);
+  return { runs: s.length, minMs: s[0], medianMs: median(s)!, p90Ms: percentile(s, 90), maxMs: s[s.length - 1], onCpu: share(0), waiting: share(1), others };
 }
 
+const pct = (x: number) => `${Math.round(x * 100)} %`;
+
 export const hostSpeedText = (h: HostSpeed) =>
-  `a fixed loop took ${h.minMs.toFixed(0)} ms at best, ${h.medianMs.toFixed(0)} median, ${h.p90Ms.toFixed(0)} at p90, ${h.maxMs.toFixed(0)} at worst (${h.runs} runs; worst ÷ best ${(h.maxMs / h.minMs).toFixed(2)})`;
+  `a fixed loop took ${h.minMs.toFixed(0)} ms at best, ${h.medianMs.toFixed(0)} median, ${h.p90Ms.toFixed(0)} at p90, ${h.maxMs.toFixed(0)} at worst (${h.runs} runs; worst ÷ best ${(h.maxMs / h.minMs).toFixed(2)})` +
+  (h.onCpu === null || h.waiting === null ? '' : `; its thread was on a CPU ${pct(h.onCpu)} of the time and waited for one ${pct(h.waiting)}`) +
+  (h.others.length ? `; other processes busy meanwhile: ${h.others.map((o) => `${o.name} (${o.pid}) ${Math.round(o.cpuMs)} ms`).join(', ')}` : '');
