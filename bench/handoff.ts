@@ -8,9 +8,9 @@
 // with MAX_JOBS runs in flight and the CPU time those runs took (this process, its threads and its child
 // processes), which a loaded machine changes far less than it changes rates. HANDOFF_SMALL_RUNS (2000) and
 // HANDOFF_LARGE_RUNS (12) set the sizes.
-import { readdirSync, readFileSync } from 'node:fs';
 import { Piscina } from 'piscina';
 import Tinypool from 'tinypool';
+import { processStats } from '../test/helpers/child-pids.ts';
 import { parseConfig, toolLimitsOf } from '../tools/core/config.ts';
 import type { Job } from '../tools/core/jobs.ts';
 import { createJobRunner, JOB_YOUNG_GENERATION_MB } from '../tools/core/jobs.ts';
@@ -91,17 +91,7 @@ async function alone(way: Way, input: Uint8Array, n: number, name: string, check
 /** CPU milliseconds used so far by this process (all its threads) and by its live child processes (Linux). */
 function cpuMs(): number {
   const own = process.cpuUsage();
-  let children = 0;
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'latin1');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(f[1]) === process.pid) children += ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-    } catch {
-      /* gone meanwhile */
-    }
-  }
+  const children = processStats().reduce((n, p) => (p.parent === process.pid ? n + p.cpuMs : n), 0);
   return (own.user + own.system) / 1000 + children;
 }
 

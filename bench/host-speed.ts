@@ -2,7 +2,8 @@
 // few seconds while nothing else of the bench runs. On a shared host the same loop may take half as long
 // again from one second to the next, and every timing of the run carries that spread; the report prints it
 // beside the figures so that a reader can weigh a difference between two medians against it.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { processStats } from '../test/helpers/child-pids.ts';
 import { median, percentile } from './measure.ts';
 
 export interface HostSpeed {
@@ -42,31 +43,9 @@ function schedstat(): [number, number] | null {
   }
 }
 
-/** CPU ms used so far by every other process (Linux /proc; empty elsewhere), by pid. */
-function processCpu(): Map<number, { name: string; ms: number }> {
-  const m = new Map<number, { name: string; ms: number }>();
-  let dirs: string[] = [];
-  try {
-    dirs = readdirSync('/proc');
-  } catch {
-    return m;
-  }
-  for (const d of dirs) {
-    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'latin1');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      m.set(Number(d), { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ms: ((Number(f[11]) + Number(f[12])) * 1000) / 100 });
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return m;
-}
-
 export function hostSpeed(seconds: number): HostSpeed {
   const times: number[] = [];
-  const cpu0 = processCpu();
+  const cpu0 = new Map(processStats().map((p) => [p.pid, p.cpuMs]));
   const sched0 = schedstat();
   const start = performance.now();
   const until = start + seconds * 1000;
@@ -78,9 +57,9 @@ export function hostSpeed(seconds: number): HostSpeed {
   const wallNs = (performance.now() - start) * 1e6;
   const sched1 = schedstat();
   const others: HostSpeed['others'] = [];
-  for (const [pid, { name, ms }] of processCpu()) {
-    const used = ms - (cpu0.get(pid)?.ms ?? 0);
-    if (used >= (wallNs / 1e6) * 0.1) others.push({ name, pid, cpuMs: used });
+  for (const { pid, name, cpuMs } of processStats()) {
+    const used = cpuMs - (cpu0.get(pid) ?? 0);
+    if (pid !== process.pid && used >= (wallNs / 1e6) * 0.1) others.push({ name, pid, cpuMs: used });
   }
   others.sort((a, b) => b.cpuMs - a.cpuMs);
   // The first runs are the loop's own warm-up (interpreter, then optimized code).

@@ -1,21 +1,43 @@
-// The processes a process has started (Linux): a server's job processes, for the tests that watch them and
-// the bench that reads their memory; and the command line a process runs with. Read from every process's
-// /proc/<pid>/stat (its parent is the field after the state), which needs nothing of the kernel's
-// configuration that /proc/<pid>/task/<tid>/children does.
+// The processes on this machine (Linux): a server's job processes, for the tests that watch them and the bench
+// that reads their memory; every process's CPU time, for the bench's probes; and the command line a process runs
+// with. Read from every process's /proc/<pid>/stat (its parent is the field after the state), which needs nothing
+// of the kernel's configuration that /proc/<pid>/task/<tid>/children does.
 import { readdirSync, readFileSync } from 'node:fs';
 
-export function childPids(parent: number): number[] {
-  const pids: number[] = [];
-  for (const d of readdirSync('/proc')) {
+export interface ProcessStat {
+  pid: number;
+  name: string;
+  parent: number;
+  /** User and system CPU time so far (clock ticks taken as 100 a second). */
+  cpuMs: number;
+}
+
+/** Every process readable now; empty where there is no /proc. */
+export function processStats(): ProcessStat[] {
+  let dirs: string[];
+  try {
+    dirs = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const stats: ProcessStat[] = [];
+  for (const d of dirs) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'latin1');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) pids.push(Number(d));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      stats.push({ pid: Number(d), name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), parent: Number(f[1]), cpuMs: ((Number(f[11]) + Number(f[12])) * 1000) / 100 });
     } catch {
       /* gone meanwhile */
     }
   }
-  return pids;
+  return stats;
+}
+
+export function childPids(parent: number): number[] {
+  return processStats()
+    .filter((p) => p.parent === parent)
+    .map((p) => p.pid);
 }
 
 /** The arguments process `pid` runs with now, its executable first (after an exec, the new ones). */
