@@ -1,8 +1,12 @@
 // How much this machine's own speed varies: one fixed piece of integer arithmetic, timed over and over for a
 // few seconds while nothing else of the bench runs. On a shared host the same loop may take half as long
 // again from one second to the next, and every timing of the run carries that spread; the report prints it
-// beside the figures so that a reader can weigh a difference between two medians against it.
+// beside the figures so that a reader can weigh a difference between two medians against it. The loop runs in
+// a process of its own: in the bench's process, after the untimed first use of every tool, V8 left it at 119 ms
+// a run (on a CPU 98 % of the time) where a fresh process takes 25, so it measured its own code, not the host.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { processStats } from '../test/helpers/child-pids.ts';
 import { median, percentile } from './measure.ts';
 
@@ -43,7 +47,13 @@ function schedstat(): [number, number] | null {
   }
 }
 
+/** Runs the probe for `seconds` in a fresh process (see above) and returns its figures. */
 export function hostSpeed(seconds: number): HostSpeed {
+  const out = execFileSync(process.execPath, ['--import', import.meta.resolve('tsx'), fileURLToPath(import.meta.url), String(seconds)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out) as HostSpeed;
+}
+
+function probe(seconds: number): HostSpeed {
   const times: number[] = [];
   const cpu0 = new Map(processStats().map((p) => [p.pid, p.cpuMs]));
   const sched0 = schedstat();
@@ -74,3 +84,5 @@ export const hostSpeedText = (h: HostSpeed) =>
   `a fixed loop took ${h.minMs.toFixed(0)} ms at best, ${h.medianMs.toFixed(0)} median, ${h.p90Ms.toFixed(0)} at p90, ${h.maxMs.toFixed(0)} at worst (${h.runs} runs; worst ÷ best ${(h.maxMs / h.minMs).toFixed(2)})` +
   (h.onCpu === null || h.waiting === null ? '' : `; its thread was on a CPU ${pct(h.onCpu)} of the time and waited for one ${pct(h.waiting)}`) +
   (h.others.length ? `; other processes busy meanwhile: ${h.others.map((o) => `${o.name} (${o.pid}) ${Math.round(o.cpuMs)} ms`).join(', ')}` : '');
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.stdout.write(JSON.stringify(probe(Number(process.argv[2]))) + '\n');
