@@ -19,7 +19,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 
 test('job processes: one that has collected COLLECTIONS_BEFORE_REPLACE times after large jobs is replaced at the next, and small jobs never make it collect', async () => {
-  // Collected past max(64 MB, JOB_MEMORY_MB / 8) = 64 MB; stopped past 512 MB.
+  // Collected past max(64 MB, JOB_MEMORY_MB / 8) = 64 MB; stopped past 512 MB. Each large job holds its
+  // memory for 400 ms (read at the job process's start): twenty samples of the pool's, a hundred such jobs.
+  process.env.GROW_JOB_HOLD_MS = '400';
   const runner = createJobRunner(parseConfig({ MAX_JOBS: '1', JOB_MEMORY_MB: '512' }), 'workers', GROW);
   const pidOf = async (mb: number) => {
     const r = await runner.run({ toolId: 'split-rows', files: [{ name: 'grow.csv', bytes: new TextEncoder().encode(String(mb)) }], opts: {}, lang: 'es', download: true });
@@ -33,6 +35,7 @@ test('job processes: one that has collected COLLECTIONS_BEFORE_REPLACE times aft
     assert.deepEqual(large.slice(0, COLLECTIONS_BEFORE_REPLACE + 1), Array(COLLECTIONS_BEFORE_REPLACE + 1).fill(small[0]), `collected after each of the first ${COLLECTIONS_BEFORE_REPLACE}: ${large}`);
     assert.notEqual(large[COLLECTIONS_BEFORE_REPLACE + 1], small[0], `replaced after the next: ${large}`);
   } finally {
+    delete process.env.GROW_JOB_HOLD_MS;
     await runner.close(1000);
   }
 });

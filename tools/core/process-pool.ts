@@ -124,11 +124,13 @@ export const RECYCLE_AFTER_RUNS = 200;
  * Full collections a process is asked for (after a large job, or in a quiet spell) before it is replaced
  * instead: a guard against code that V8 stops optimizing once collections have dropped what it learnt of its
  * objects too often, as saxes's parser did after six (xml-to-excel: 1.0-1.9 s a run, then 2.4-3.7 s;
- * xml/read.ts now keeps the last parser). Every tool of the bench, in turn in one process with a collection
- * after each large run, kept its times through 100 collections. At three (while that cause was unknown) a
- * process was replaced every fourth large run, and the next run waited for its successor or ran beside it.
+ * xml/read.ts now keeps the last parser). Every task of the bench, in turn in one process with a collection
+ * after each run, kept its times through 160 collections. A replacement is not free: the successor's first
+ * runs load and compile its tools again, and grow more than a warm process's (the page layouts' 9-11 MB where
+ * their bound is 8-10). At three a process was replaced every fourth large run; at twenty, six times in a
+ * full bench run, each time in the middle of a task.
  */
-export const COLLECTIONS_BEFORE_REPLACE = 20;
+export const COLLECTIONS_BEFORE_REPLACE = 100;
 /** Memory an idle process may keep through a quiet spell without collecting (nothing to give back). */
 const IDLE_COLLECT_OVER_MB = 16;
 /** Time an ended process gets to exit on its own before it is killed. */
