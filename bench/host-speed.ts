@@ -2,8 +2,8 @@
 // few seconds while nothing else of the bench runs. On a shared host the same loop may take half as long
 // again from one second to the next, and every timing of the run carries that spread; the report prints it
 // beside the figures so that a reader can weigh a difference between two medians against it. The loop runs in
-// a process of its own: in the bench's process, after the untimed first use of every tool, V8 left it at 119 ms
-// a run (on a CPU 98 % of the time) where a fresh process takes 25, so it measured its own code, not the host.
+// a process of its own: in the bench's process, after the first use of every tool, V8 left it about five times
+// slower than in a fresh process, its thread on a CPU all along, so it measured its own code, not the host.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -10,8 +10,8 @@
 // bench/out/results.json with the machine and every peer's version.
 //
 // Environment: BENCH_ROWS (100000), BENCH_RUNS (3 rounds with peers), BENCH_TIME_RUNS (5: rounds in all, those
-// past BENCH_RUNS running the service alone, in-process and through each door), BENCH_ONLY (substrings of task names, comma-separated;
-// `load` for the small-file load alone), BENCH_HUGE=1 (the 1,000,000-row tasks), BENCH_LOAD_S (10; 0 skips the load),
+// past BENCH_RUNS running the service alone, in-process and through each door), BENCH_ONLY (substrings of task
+// names, comma-separated; `load` for the small-file load alone), BENCH_HUGE=1 (the 1,000,000-row tasks), BENCH_LOAD_S (10; 0 skips the load),
 // BENCH_LOAD_CONNECTIONS (20), BENCH_PEER_TIMEOUT_S (300), BENCH_HTTP_CLIENT (curl; `node` for node:http),
 // BENCH_MARKS=1 (every HTTP run's raw phase marks), BENCH_HOST_SPEED_S (10: how long the machine's own speed is
 // sampled before and after the tasks, bench/host-speed.ts; 0 skips it). To keep the default run shorter (about
@@ -34,9 +34,9 @@ import { hugeTasks, tasks, type Task } from './tasks.ts';
 
 const ROWS = envInt('BENCH_ROWS', 100_000);
 const RUNS = Math.max(1, envInt('BENCH_RUNS', 3));
-// HTTP ÷ in-process is a median over paired rounds, and about one round in fifteen of a full run has a slow
-// moment of the host in its HTTP runs: over three rounds, two such rounds in one task are a miss that is not
-// the code's. Rounds of the service alone cost a tenth of what rounds with peers do.
+// HTTP ÷ in-process is a median over paired rounds: over three, a slow moment of the host in two of one task's
+// rounds is a miss that is not the code's (README, "Time"). Rounds of the service alone cost little beside
+// rounds with peers.
 const TIME_RUNS = Math.max(RUNS, envInt('BENCH_TIME_RUNS', 5));
 const ONLY = process.env.BENCH_ONLY ?? '';
 const only = (name: string) => ONLY.split(',').some((o) => name.includes(o.trim()));

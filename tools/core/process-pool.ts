@@ -125,10 +125,9 @@ export const RECYCLE_AFTER_RUNS = 200;
  * instead: a guard against code that V8 stops optimizing once collections have dropped what it learnt of its
  * objects too often, as saxes's parser did after six (xml-to-excel: 1.0-1.9 s a run, then 2.4-3.7 s;
  * xml/read.ts now keeps the last parser). Every task of the bench, in turn in one process with a collection
- * after each run, kept its times through 160 collections. A replacement is not free: the successor's first
- * runs load and compile its tools again, and grow more than a warm process's (the page layouts' 9-11 MB where
- * their bound is 8-10). At three a process was replaced every fourth large run; at twenty, six times in a
- * full bench run, each time in the middle of a task.
+ * after each run, kept its times through 160 collections. A replacement is not free: a successor's first
+ * runs of each tool load and compile it again and grow more than a warm process's, so the count is as high as
+ * that measurement allows (README, "Job processes").
  */
 export const COLLECTIONS_BEFORE_REPLACE = 100;
 /** Memory an idle process may keep through a quiet spell without collecting (nothing to give back). */
