@@ -47,10 +47,18 @@ function schedstat(): [number, number] | null {
   }
 }
 
-/** Runs the probe for `seconds` in a fresh process (see above) and returns its figures. */
-export function hostSpeed(seconds: number): HostSpeed {
-  const out = execFileSync(process.execPath, ['--import', import.meta.resolve('tsx'), fileURLToPath(import.meta.url), String(seconds)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  return JSON.parse(out) as HostSpeed;
+/**
+ * Runs the probe for `seconds` in a fresh process (see above) and returns its figures; null, with the error
+ * on stderr, if that process fails: a run of the bench keeps its results without them.
+ */
+export function hostSpeed(seconds: number): HostSpeed | null {
+  try {
+    const out = execFileSync(process.execPath, ['--import', import.meta.resolve('tsx'), fileURLToPath(import.meta.url), String(seconds)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    return JSON.parse(out) as HostSpeed;
+  } catch (err) {
+    console.error('host-speed probe failed:', err);
+    return null;
+  }
 }
 
 function probe(seconds: number): HostSpeed {
@@ -80,9 +88,11 @@ function probe(seconds: number): HostSpeed {
 
 const pct = (x: number) => `${Math.round(x * 100)} %`;
 
-export const hostSpeedText = (h: HostSpeed) =>
-  `a fixed loop took ${h.minMs.toFixed(0)} ms at best, ${h.medianMs.toFixed(0)} median, ${h.p90Ms.toFixed(0)} at p90, ${h.maxMs.toFixed(0)} at worst (${h.runs} runs; worst ÷ best ${(h.maxMs / h.minMs).toFixed(2)})` +
-  (h.onCpu === null || h.waiting === null ? '' : `; its thread was on a CPU ${pct(h.onCpu)} of the time and waited for one ${pct(h.waiting)}`) +
-  (h.others.length ? `; other processes busy meanwhile: ${h.others.map((o) => `${o.name} (${o.pid}) ${Math.round(o.cpuMs)} ms`).join(', ')}` : '');
+export const hostSpeedText = (h: HostSpeed | null) =>
+  h === null
+    ? 'the fixed loop could not run (its error is above)'
+    : `a fixed loop took ${h.minMs.toFixed(0)} ms at best, ${h.medianMs.toFixed(0)} median, ${h.p90Ms.toFixed(0)} at p90, ${h.maxMs.toFixed(0)} at worst (${h.runs} runs; worst ÷ best ${(h.maxMs / h.minMs).toFixed(2)})` +
+      (h.onCpu === null || h.waiting === null ? '' : `; its thread was on a CPU ${pct(h.onCpu)} of the time and waited for one ${pct(h.waiting)}`) +
+      (h.others.length ? `; other processes busy meanwhile: ${h.others.map((o) => `${o.name} (${o.pid}) ${Math.round(o.cpuMs)} ms`).join(', ')}` : '');
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.stdout.write(JSON.stringify(probe(Number(process.argv[2]))) + '\n');

@@ -311,7 +311,7 @@ const serverEnv = { MAX_INPUT_MB: String(maxInputMb), MAX_RESULT_MB: '2048', MAX
 const http = await startService(serverEnv, undefined, { phases: true });
 const results: TaskResult[] = [];
 let load: LoadResult | { skipped: string } | null = null;
-const host: { before?: HostSpeed; after?: HostSpeed } = {};
+const host: { before?: HostSpeed | null; after?: HostSpeed | null } = {};
 try {
   await warmTools(selected, inputs, http);
   if (HOST_SPEED_S > 0) log(`\nThis machine's speed before the tasks: ${hostSpeedText((host.before = hostSpeed(HOST_SPEED_S)))}`);
