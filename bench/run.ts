@@ -15,7 +15,7 @@
 // BENCH_LOAD_CONNECTIONS (20), BENCH_PEER_TIMEOUT_S (300), BENCH_HTTP_CLIENT (curl; `node` for node:http),
 // BENCH_MARKS=1 (every HTTP run's raw phase marks), BENCH_HOST_SPEED_S (10: how long the machine's own speed is
 // sampled before and after the tasks, bench/host-speed.ts; 0 skips it). To keep the default run shorter (about
-// 47 minutes on 2 cores), a peer out of the race after the first round (not the same job, or over 1.5 × the fastest same-job
+// 43-47 minutes on 2 cores), a peer out of the race after the first round (not the same job, or over 1.5 × the fastest same-job
 // peer) and slower than 2 s runs only once: more runs would not change the comparison.
 // MAX_CELLS and PDF_MAX_ROWS apply to every service run as they do to the server.
 import { mkdirSync, writeFileSync } from 'node:fs';
